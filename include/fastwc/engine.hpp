@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The counting engine's public API: count a buffer, a stream of buffers, a
+// file descriptor or a path, with exactly GNU wc's rules.
+//
+// Character classes of non-ASCII code points come from the C library of the
+// locale active when a Counter is created (iswspace, iswprint, wcwidth), so
+// call setlocale() first. Thread safety: distinct Counter objects may be used
+// from distinct threads at once; one Counter is not shared.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+
+#include "fastwc/counts.hpp"
+#include "fastwc/options.hpp"
+#include "fastwc/read_options.hpp"
+
+namespace fastwc {
+
+/// Counts a stream that arrives in pieces. The result does not depend on
+/// where the stream is split: a word, a line or a multibyte character cut
+/// between two update() calls is counted exactly once.
+class Counter {
+ public:
+  explicit Counter(const CountOptions &options);
+  ~Counter();
+  Counter(Counter &&) noexcept;
+  Counter &operator=(Counter &&) noexcept;
+
+  /// Feeds the next piece of the stream.
+  void update(std::span<const std::byte> bytes) noexcept;
+  /// Ends the stream (a truncated multibyte sequence at the end is never a
+  /// character; under WordRule::non_space_constituents its bytes are word
+  /// characters, as in GNU >= 9.5; the last word and the last line's width
+  /// are counted) and returns the counts. The Counter is reset and may be
+  /// reused.
+  Counts finish() noexcept;
+  /// Ends a stream whose reading failed, keeping what was counted: as
+  /// finish(), except that a truncated multibyte sequence is always dropped
+  /// (GNU's loops leave at once on a read error, while GNU >= 9.5 counts a
+  /// sequence truncated by end of input as encoding errors in -w).
+  Counts finish_after_error() noexcept;
+
+  class Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Counts one complete buffer.
+Counts count_buffer(std::span<const std::byte> bytes, const CountOptions &options);
+
+/// The result of counting a file: when error is non-zero (an errno value),
+/// counts hold what was counted before the error, as GNU wc prints them.
+struct CountResult {
+  Counts counts;
+  int error = 0;
+};
+
+/// Reads fd from its current offset to end of file and counts every byte
+/// read, with the default ReadOptions. Does not close fd.
+CountResult count_fd(int fd, const CountOptions &options);
+
+/// As count_fd(fd, options), reading as read_options says: a regular file
+/// with at least read_options.serial_threshold bytes left, or any input
+/// that turns out that large, is counted by the parallel pipeline (a reader
+/// thread with io_uring or read(2), counting threads, ordered merge); the
+/// counts are always exactly the serial ones. Afterwards the offset is
+/// after the last byte read, as with read(2). A read error is returned in
+/// the result, never thrown. `stats`, when given, receives what was done.
+/// Thread-safe: distinct calls may run at once on distinct descriptors.
+CountResult count_fd(int fd, const CountOptions &options, const ReadOptions &read_options,
+                     ReadStats *stats = nullptr);
+
+/// Opens path read-only and counts it. error is open()'s or read()'s errno.
+CountResult count_path(const char *path, const CountOptions &options);
+
+}  // namespace fastwc

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// How to count: the selection, the character encoding of the active locale
+// and the word rule of the GNU version being matched.
+#pragma once
+
+#include <cstdint>
+
+#include "fastwc/counts.hpp"
+
+namespace fastwc {
+
+/// GNU wc changed what a word is in 9.5 (NEWS: "wc no longer fails to count
+/// unprintable characters as parts of words").
+enum class WordRule : std::uint8_t {
+  /// GNU <= 9.4: separators end a word, printable non-space characters are
+  /// word constituents, and everything else (controls, NUL, DEL, invalid
+  /// bytes, non-printable characters) is transparent: it neither starts nor
+  /// ends a word.
+  printable_constituents,
+  /// GNU >= 9.5: anything that is not white space (encoding errors included)
+  /// is part of a word.
+  non_space_constituents,
+};
+
+/// The character encoding of LC_CTYPE, as wc's choice of counting loop sees it.
+enum class Encoding : std::uint8_t {
+  single_byte,      ///< MB_CUR_MAX == 1 (C, POSIX, Latin-1, ...): chars == bytes
+  utf8,             ///< a UTF-8 locale: fastwc's own decoder, identical to glibc's
+  other_multibyte,  ///< any other multibyte locale: decoded with mbrtowc
+};
+
+struct CountOptions {
+  Selection selection = Selection::gnu_default();
+  Encoding encoding = Encoding::single_byte;
+  WordRule word_rule = WordRule::printable_constituents;
+  /// U+00A0, U+2007, U+202F and U+2060 separate words unless POSIXLY_CORRECT
+  /// is set (GNU wc since 8.31).
+  bool nbsp_separates_words = true;
+  /// A GNU >= 9.5 quirk, still in 9.10: when a multibyte character is cut
+  /// by a read() and completed by the next one, wc's loop goes on from the
+  /// wrong place and re-reads the character's last bytes, one per byte that
+  /// was carried over, as encoding errors: these start a word after white
+  /// space (`wc -w` counts 2 for 262141 x's, a space and U+202F when the
+  /// U+202F straddles the 256 KiB read boundary). 0 leaves the quirk out;
+  /// otherwise it is GNU's read size (16 KiB in 9.5, 256 KiB from 9.6):
+  /// count_fd() then reads as GNU does, and Counter::update() pieces stand
+  /// for GNU's reads.
+  std::uint32_t gnu_split_rescan_read_size = 0;
+
+  friend bool operator==(const CountOptions &, const CountOptions &) = default;
+};
+
+/// Options for the locale currently installed with setlocale() and for the
+/// environment (POSIXLY_CORRECT). The caller must have called
+/// setlocale(LC_ALL, "") (or another locale) first, as wc does.
+CountOptions options_for_current_locale(Selection selection, WordRule word_rule);
+
+}  // namespace fastwc
