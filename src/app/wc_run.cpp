@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The per-input driver: GNU wc's main loop, wc_file() and wc(), rebuilt on
+// fastwc's engine. The order of every diagnostic relative to the count lines
+// follows the GNU version being matched.
+#include "app/wc_run.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "app/read_report.hpp"
+#include "fastwc/engine.hpp"
+#include "input/input_list.hpp"
+#include "input/stat_prepass.hpp"
+#include "io/size_shortcut.hpp"
+#include "out/count_line.hpp"
+#include "out/messages.hpp"
+#include "out/quote.hpp"
+#include "out/stdout_sink.hpp"
+
+namespace fastwc::app {
+
+namespace {
+
+/// Sums of the per-input counts; max_line_length is a maximum. GNU 9.1 wraps
+/// the sums silently; 9.3+ remembers which ones overflowed.
+struct Totals {
+  Counts counts;
+  bool lines_overflowed = false;
+  bool words_overflowed = false;
+  bool chars_overflowed = false;
+  bool bytes_overflowed = false;
+
+  void add(const Counts &c) {
+    lines_overflowed |= __builtin_add_overflow(counts.lines, c.lines, &counts.lines);
+    words_overflowed |= __builtin_add_overflow(counts.words, c.words, &counts.words);
+    chars_overflowed |= __builtin_add_overflow(counts.chars, c.chars, &counts.chars);
+    bytes_overflowed |= __builtin_add_overflow(counts.bytes, c.bytes, &counts.bytes);
+    if (c.max_line_length > counts.max_line_length) counts.max_line_length = c.max_line_length;
+  }
+};
+
+CountOptions make_count_options(const cli::Config &config, const cli::Compat &compat) {
+  CountOptions options = options_for_current_locale(config.selection, compat.word_rule());
+  options.gnu_split_rescan_read_size = compat.split_rescan_read_size();
+  return options;
+}
+
+class WcRun {
+ public:
+  WcRun(const cli::Config &config, const cli::Compat &compat)
+      : config_(config),
+        compat_(compat),
+        options_(make_count_options(config, compat)) {}
+
+  int run();
+
+ private:
+  bool count_name(const char *name, input::InputStatus &status);
+  bool count_open_input(int fd, const char *name, input::InputStatus &status, off_t offset);
+  bool bytes_only() const;
+  void print_debug_line() const;
+  void print_total(std::size_t names);
+
+  const cli::Config &config_;
+  const cli::Compat &compat_;
+  const CountOptions options_;
+  int width_ = 1;
+  Totals totals_;
+  bool have_read_stdin_ = false;
+  bool exit_failure_ = false;
+};
+
+/// GNU counts only bytes (and takes the st_size shortcut) when nothing but
+/// -c is asked for, or -c/-m in a locale where characters are bytes.
+bool WcRun::bytes_only() const {
+  const Selection &s = config_.selection;
+  bool chars_are_bytes = options_.encoding == Encoding::single_byte;
+  return (s.bytes || (s.chars && chars_are_bytes)) && !(s.chars && !chars_are_bytes) && !s.lines &&
+         !s.words && !s.max_line_length;
+}
+
+/// --debug: GNU 9.1 names its line-counting loop once per input that uses it.
+void WcRun::print_debug_line() const {
+  const Selection &s = config_.selection;
+  bool chars_need_decoding = s.chars && options_.encoding != Encoding::single_byte;
+  if (!config_.debug || !s.lines || s.words || s.max_line_length || chars_need_decoding) return;
+  const char *message = "avx2 support not detected";
+  if (compat_.reports_avx512() && __builtin_cpu_supports("avx512bw")) {
+    message = "using avx512 hardware support";
+  } else if (__builtin_cpu_supports("avx2")) {
+    message = "using avx2 hardware support";
+  }
+  out::report(0, out::translate(message));
+}
+
+bool WcRun::count_open_input(int fd, const char *name, input::InputStatus &status, off_t offset) {
+  // Diagnostics name standard input "standard input" (translated).
+  const char *diagnostic_name = name ? name : out::translate("standard input");
+  Counts counts;
+  int read_error = 0;
+  ReadStats read_stats;  // how the input was read, for --stats and --debug
+  if (bytes_only()) {
+    auto shortcut = io::count_bytes_from_size(fd, status, offset,
+                                              compat_.size_shortcut_moves_offset());
+    counts.bytes = shortcut.bytes;
+    if (shortcut.read_rest) {
+      posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+      CountOptions bytes_options = options_;
+      bytes_options.selection = Selection{false, false, false, true, false};
+      CountResult rest = count_fd(fd, bytes_options, config_.read, &read_stats);
+      counts.bytes += rest.counts.bytes;
+      read_error = rest.error;
+    }
+  } else {
+    print_debug_line();
+    posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    CountResult result = count_fd(fd, options_, config_.read, &read_stats);
+    counts = result.counts;
+    read_error = result.error;
+  }
+  if (options_.encoding == Encoding::single_byte) counts.chars = counts.bytes;
+
+  bool ok = read_error == 0;
+  bool error_after_line = compat_.reports_read_error_after_counts();
+  if (!ok && !error_after_line) out::report(read_error, out::quote_file_name_for_diagnostic(diagnostic_name));
+  if (config_.total_mode != cli::TotalMode::only) {
+    out::write_line(out::format_count_line(counts, config_.selection, width_, name));
+  }
+  if (!ok && error_after_line) out::report(read_error, out::quote_file_name_for_diagnostic(diagnostic_name));
+  if (config_.debug || config_.stats) {
+    report_reading(out::quote_file_name_for_diagnostic(diagnostic_name), read_stats, config_.debug, config_.stats);
+  }
+  totals_.add(counts);
+  return ok;
+}
+
+/// GNU wc_file(): "-" and the nameless implicit input are standard input,
+/// which GNU asks for its offset; named files are opened and assumed to be
+/// at offset 0.
+bool WcRun::count_name(const char *name, input::InputStatus &status) {
+  if (name == nullptr || std::strcmp(name, "-") == 0) {
+    have_read_stdin_ = true;
+    return count_open_input(STDIN_FILENO, name, status, -1);
+  }
+  int fd = open(name, O_RDONLY);
+  if (fd < 0) {
+    out::report(errno, out::quote_file_name_for_diagnostic(name));
+    return false;
+  }
+  bool ok = count_open_input(fd, name, status, 0);
+  if (close(fd) != 0) {
+    out::report(errno, out::quote_file_name_for_diagnostic(name));
+    return false;
+  }
+  return ok;
+}
+
+void WcRun::print_total(std::size_t names) {
+  bool wanted = config_.total_mode == cli::TotalMode::always ||
+                config_.total_mode == cli::TotalMode::only ||
+                (config_.total_mode == cli::TotalMode::automatic && names > 1);
+  if (!wanted) return;
+  Counts total = totals_.counts;
+  if (compat_.saturates_totals()) {
+    // GNU 9.3+: a total that overflowed is shown saturated and diagnosed.
+    constexpr auto saturated = std::numeric_limits<std::uint64_t>::max();
+    const Selection &s = config_.selection;
+    struct Check {
+      bool overflowed;
+      std::uint64_t *value;
+      const char *what;
+    };
+    for (const Check &check : {Check{totals_.lines_overflowed && s.lines, &total.lines, "total lines"},
+                               Check{totals_.words_overflowed && s.words, &total.words, "total words"},
+                               Check{totals_.chars_overflowed && s.chars, &total.chars, "total characters"},
+                               Check{totals_.bytes_overflowed && s.bytes, &total.bytes, "total bytes"}}) {
+      if (!check.overflowed) continue;
+      *check.value = saturated;
+      out::report(EOVERFLOW, out::translate(check.what));
+      exit_failure_ = true;
+    }
+  }
+  const char *label = config_.total_mode == cli::TotalMode::only ? nullptr : out::translate("total");
+  out::write_line(out::format_count_line(total, config_.selection, width_, label));
+}
+
+int WcRun::run() {
+  auto list = input::InputList::open(config_);
+  if (!list) return 1;
+
+  // The names known before reading: the operands, a loaded list, or the
+  // implicit standard input (a single nameless entry) when there are none.
+  std::vector<const char *> known;
+  bool implicit_stdin = !config_.files0_from && config_.operands.empty();
+  if (implicit_stdin) {
+    known.push_back(nullptr);
+  } else {
+    for (const auto &name : list->known_names()) known.push_back(name.c_str());
+  }
+  auto statuses = input::stat_inputs(known, config_.selection.count());
+  width_ = config_.total_mode == cli::TotalMode::only
+               ? 1
+               : input::number_width(statuses, compat_.saturates_totals());
+
+  bool ok = true;
+  const bool list_from_stdin = config_.files0_from && *config_.files0_from == "-";
+  std::string name;
+  for (std::size_t index = 0;; ++index) {
+    auto next = list->next(name);
+    if (next == input::InputList::Next::end) break;
+    if (next == input::InputList::Next::read_error) {
+      out::report(errno, out::format_message(out::translate("%s: read error"),
+                                             {out::quote_file_name_for_diagnostic(*config_.files0_from)}));
+      ok = false;
+      break;
+    }
+    input::InputStatus &status = statuses[list->streamed() ? 0 : index];
+    bool skip = false;
+    if (list_from_stdin && name == "-") {
+      const char *message = compat_.says_standard_input_for_list()
+                                ? "when reading file names from standard input, no file name of %s allowed"
+                                : "when reading file names from stdin, no file name of %s allowed";
+      out::report(0, out::format_message(out::translate(message), {out::quote_always(name)}));
+      skip = true;
+    }
+    if (name.empty()) {
+      if (!config_.files0_from) {
+        out::report(0, out::translate("invalid zero-length file name"));
+      } else {
+        out::report(0, out::quote_file_name_for_diagnostic(*config_.files0_from) + ":" +
+                           std::to_string(list->names_produced()) + ": " +
+                           out::translate("invalid zero-length file name"));
+      }
+      skip = true;
+    }
+    if (skip) {
+      ok = false;
+    } else {
+      ok &= count_name(name.c_str(), status);
+    }
+    // A streamed list has one status slot, re-stat'ed for every name.
+    if (list->streamed()) statuses[0].failed = 1;
+  }
+
+  // No operands means standard input; an empty --files0-from list means
+  // nothing at all (wc-spec.md §3.4).
+  if (ok && implicit_stdin) ok &= count_name(nullptr, statuses[0]);
+
+  print_total(list->names_produced());
+
+  if (have_read_stdin_ && close(STDIN_FILENO) != 0) {
+    out::report(errno, "-");
+    return 1;
+  }
+  return ok && !exit_failure_ ? 0 : 1;
+}
+
+}  // namespace
+
+int run_wc(const cli::Config &config, const cli::Compat &compat) {
+  return WcRun(config, compat).run();
+}
+
+}  // namespace fastwc::app

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Which GNU wc version fastwc imitates (FASTWC_COMPAT, else the build's
+// default), and every observable behaviour that version decides. Each flag
+// names the coreutils release that introduced the change (wc-spec.md §6).
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "fastwc/options.hpp"
+#include "out/quote.hpp"
+
+namespace fastwc::cli {
+
+struct GnuVersion {
+  int major = 9;
+  int minor = 1;
+  friend auto operator<=>(const GnuVersion &, const GnuVersion &) = default;
+};
+
+/// The oldest and newest GNU wc versions whose behaviour fastwc reproduces.
+inline constexpr GnuVersion oldest_supported{9, 1};
+inline constexpr GnuVersion newest_supported{9, 10};
+
+struct Compat {
+  GnuVersion version;
+
+  /// 9.2: --total=WHEN exists.
+  bool has_total_option() const noexcept { return version >= GnuVersion{9, 2}; }
+  /// 9.3: an overflowing total is diagnosed, saturated and fails the run;
+  /// the width pre-pass saturates its size sum instead of wrapping.
+  bool saturates_totals() const noexcept { return version >= GnuVersion{9, 3}; }
+  /// 9.3: wc -c moves the file offset past what it counted from st_size.
+  bool size_shortcut_moves_offset() const noexcept { return version >= GnuVersion{9, 3}; }
+  /// 9.5: everything that is not white space is part of a word.
+  WordRule word_rule() const noexcept {
+    return version >= GnuVersion{9, 5} ? WordRule::non_space_constituents
+                                       : WordRule::printable_constituents;
+  }
+  /// 9.5 (seen in 9.7 and 9.10): a multibyte character split by a read is
+  /// partly re-read as encoding errors; the value is GNU's read size then
+  /// (16 KiB in 9.5, 256 KiB from 9.6), else 0 (CountOptions has the story).
+  std::uint32_t split_rescan_read_size() const noexcept {
+    if (version < GnuVersion{9, 5}) return 0;
+    return version < GnuVersion{9, 6} ? 16 * 1024 : 256 * 1024;
+  }
+  /// 9.5: a read error is reported after that file's count line, not before.
+  bool reports_read_error_after_counts() const noexcept { return version >= GnuVersion{9, 5}; }
+  /// 9.8: "when reading file names from standard input" (was "from stdin").
+  bool says_standard_input_for_list() const noexcept { return version >= GnuVersion{9, 8}; }
+  /// 9.9: --debug can report AVX-512 line counting.
+  bool reports_avx512() const noexcept { return version >= GnuVersion{9, 9}; }
+  /// gnulib's shell-escape quoting of a name holding a ' and ending in an
+  /// escaped byte was fixed after 9.1: 9.1 has the bug, 9.7 not. Which
+  /// release in between took the fix is unverified; 9.7 is assumed.
+  out::quoting_revision quoting_revision() const noexcept {
+    return version >= GnuVersion{9, 7} ? out::quoting_revision::coreutils_9_7
+                                       : out::quoting_revision::coreutils_9_1;
+  }
+  /// 9.10: write errors are diagnosed after each line, with strerror, and end
+  /// the run at once.
+  bool diagnoses_write_errors_at_once() const noexcept { return version >= GnuVersion{9, 10}; }
+};
+
+/// Parses "9.1", "9.10", ... Returns nothing for malformed or unsupported
+/// versions.
+std::optional<Compat> parse_compat(std::string_view text);
+
+/// FASTWC_COMPAT when set, else the build default (Meson option gnu_compat).
+/// On a bad FASTWC_COMPAT value, returns nothing and sets *error to a message.
+std::optional<Compat> compat_from_environment(std::string *error);
+
+}  // namespace fastwc::cli
