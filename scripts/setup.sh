@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Prepares a Debian 12 machine for fastwc and builds it: installs the Debian
+# packages that are missing (and only then runs apt-get), configures the Meson
+# build directory (or reconfigures it when it already exists) and compiles.
+# With --test it also runs the test suites. Safe to run again at any time.
+set -euo pipefail
+
+usage() {
+  cat <<'USAGE'
+Usage: scripts/setup.sh [OPTION]...
+Install fastwc's build dependencies (Debian 12), configure and build it.
+
+  --builddir DIR          build directory (default: build in the source tree,
+                            or build-SANITIZERS with --sanitize, for example
+                            build-address-undefined)
+  --buildtype TYPE        Meson build type (default: the project's, release;
+                            debugoptimized with --sanitize); an existing build
+                            directory keeps its type unless this is given
+  --werror                treat compiler warnings as errors (as CI does)
+  --sanitize LIST         build with -Db_sanitize=LIST: address,undefined or thread
+  --test                  also install the test dependencies and run
+                            'meson test --print-errorlogs'
+  -h, --help              display this help and exit
+
+Packages are installed with apt-get as root, or through sudo otherwise.
+USAGE
+}
+
+die() {
+  printf 'setup.sh: %s\n' "$*" >&2
+  exit 1
+}
+
+# Prints a command, then runs it.
+run() {
+  printf '+ %s\n' "$*"
+  "$@"
+}
+
+builddir=
+buildtype=
+werror=false
+sanitize=
+run_tests=false
+while (($#)); do
+  case $1 in
+    --builddir) (($# >= 2)) || die "option '$1' requires an argument"; builddir=$2; shift ;;
+    --builddir=*) builddir=${1#*=} ;;
+    --buildtype) (($# >= 2)) || die "option '$1' requires an argument"; buildtype=$2; shift ;;
+    --buildtype=*) buildtype=${1#*=} ;;
+    --sanitize) (($# >= 2)) || die "option '$1' requires an argument"; sanitize=$2; shift ;;
+    --sanitize=*) sanitize=${1#*=} ;;
+    --werror) werror=true ;;
+    --test) run_tests=true ;;
+    -h | --help) usage; exit 0 ;;
+    *) usage >&2; die "unrecognized argument '$1'" ;;
+  esac
+  shift
+done
+
+case $sanitize in
+  '' | none) sanitize= ;;
+  address | undefined | address,undefined | thread | leak | memory) ;;
+  *) die "invalid --sanitize '$sanitize' (use address,undefined or thread)" ;;
+esac
+if [[ -z $builddir ]]; then
+  builddir=build${sanitize:+-${sanitize//,/-}}
+elif [[ $builddir != /* ]]; then
+  builddir=$PWD/$builddir  # relative to where the script was started
+fi
+if [[ -n $sanitize && -z $buildtype ]]; then
+  buildtype=debugoptimized  # keep assertions and usable stack traces
+fi
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+# --- Debian packages ---------------------------------------------------------
+# doctest-dev ships only a CMake package, which Meson finds through cmake.
+packages=(g++ meson ninja-build pkg-config python3 libtbb-dev liburing-dev libxsimd-dev)
+if $run_tests; then
+  # groff-base provides groff and the man macros for the man page check.
+  packages+=(doctest-dev cmake groff-base)
+fi
+
+missing=()
+for pkg in "${packages[@]}"; do
+  if [[ $(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null) != 'install ok installed' ]]; then
+    missing+=("$pkg")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "setup.sh: installing missing packages: ${missing[*]}"
+  # env passes DEBIAN_FRONTEND through sudo, which resets the environment.
+  apt=(env DEBIAN_FRONTEND=noninteractive apt-get)
+  if ((EUID != 0)); then
+    command -v sudo >/dev/null || die "not root and no sudo: install ${missing[*]} as root"
+    apt=(sudo "${apt[@]}")
+  fi
+  run "${apt[@]}" update
+  run "${apt[@]}" install -y --no-install-recommends "${missing[@]}"
+else
+  echo "setup.sh: all required packages are installed"
+fi
+
+# --- Configure and build -----------------------------------------------------
+options=("-Dwerror=$werror")
+if [[ -n $buildtype ]]; then
+  options+=("--buildtype=$buildtype")
+fi
+if $run_tests; then
+  # Without doctest the test suites would silently be left out: make it an error.
+  options+=(-Dtests=enabled)
+fi
+if [[ -n $sanitize ]]; then
+  options+=("-Db_sanitize=$sanitize")
+  # Clang cannot link its sanitizer runtimes with -Wl,--no-undefined.
+  # shellcheck disable=SC2086 # CXX may hold a command with arguments (ccache clang++)
+  if ${CXX:-c++} --version 2>/dev/null | grep -q clang; then
+    options+=(-Db_lundef=false)
+  fi
+fi
+
+if [[ -f $builddir/meson-private/coredata.dat ]]; then
+  run meson setup --reconfigure "${options[@]}" "$builddir"
+else
+  run meson setup "${options[@]}" "$builddir"
+fi
+run meson compile -C "$builddir"
+
+# --- Tests -------------------------------------------------------------------
+if $run_tests; then
+  if [[ -n $sanitize ]]; then
+    # Make every sanitizer report fail the test that triggered it; values
+    # already in the environment win.
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:halt_on_error=1:detect_leaks=1}
+    export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1}
+    export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+  fi
+  run meson test -C "$builddir" --print-errorlogs
+fi
