@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The AVX-512 kernel: kernel_impl.hpp instantiated for xsimd::avx512bw,
+// built with -mavx512f -mavx512cd -mavx512dq -mavx512bw -mavx512vl plus
+// AVX2, BMI1/2 and POPCNT (dispatch.cpp checks each of them). A 64-byte
+// block is one register and each byte class one mask register.
+#include <immintrin.h>
+
+#include "count/kernels/kernel_impl.hpp"
+
+namespace fastwc::count::kernels {
+
+template <>
+struct IsaOps<xsimd::avx512bw> {
+  using batch = xsimd::batch<std::uint8_t, xsimd::avx512bw>;
+  using batch_bool = batch::batch_bool_type;
+  static constexpr bool has_mask_registers = true;
+  static constexpr bool has_shuffle = true;
+
+  static std::uint64_t bits(batch_bool m) noexcept {
+    return static_cast<std::uint64_t>(static_cast<__mmask64>(m));
+  }
+  static std::uint64_t sign_bits(batch v) noexcept {
+    return static_cast<std::uint64_t>(_mm512_movepi8_mask(v));
+  }
+  static batch to_bytes(batch_bool m) noexcept {
+    return batch(_mm512_movm_epi8(static_cast<__mmask64>(m)));
+  }
+  static std::uint64_t sum_bytes(batch v) noexcept {
+    return static_cast<std::uint64_t>(
+        _mm512_reduce_add_epi64(_mm512_sad_epu8(v, _mm512_setzero_si512())));
+  }
+  static batch_bool le(batch a, batch b) noexcept { return a <= b; }
+  /// Unsigned saturating a - b per byte (xsimd's ssub does not compile at
+  /// -O0 for AVX-512, where gcc's intrinsics are macros with C casts).
+  static batch subs(batch a, batch b) noexcept { return batch(_mm512_subs_epu8(a, b)); }
+  /// Each byte shifted right by K bits.
+  template <int K>
+  static batch shift_right(batch v) noexcept {
+    return batch(_mm512_and_si512(_mm512_srli_epi16(v, K), _mm512_set1_epi8(static_cast<char>(0xFF >> K))));
+  }
+  static batch lookup(batch table, batch index) noexcept {
+    return batch(_mm512_shuffle_epi8(table, index));
+  }
+  template <int K>
+  static batch shift_in(batch cur, batch prev) noexcept {
+    // [prev's lane 3, cur's lanes 0-2], then per-lane byte alignment. (The
+    // zero-masked form of valignq: gcc 12's plain one reads an undefined
+    // register and trips -Wmaybe-uninitialized.)
+    const __m512i lanes_up = _mm512_maskz_alignr_epi64(0xFF, cur, prev, 6);
+    return batch(_mm512_alignr_epi8(cur, lanes_up, 16 - K));
+  }
+};
+
+template BodyResult count_body<xsimd::avx512bw>(const Request &, const std::uint8_t *,
+                                                std::size_t) noexcept;
+
+}  // namespace fastwc::count::kernels

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The SSE2 kernel: kernel_impl.hpp instantiated for xsimd::sse2, built with
+// -msse2 only (the x86-64 baseline). Without SSSE3's byte shuffle there is
+// no vector UTF-8 validation: blocks with non-ASCII bytes take the exact
+// scalar path.
+#include <emmintrin.h>
+
+#include "count/kernels/kernel_impl.hpp"
+
+namespace fastwc::count::kernels {
+
+template <>
+struct IsaOps<xsimd::sse2> {
+  using batch = xsimd::batch<std::uint8_t, xsimd::sse2>;
+  using batch_bool = batch::batch_bool_type;
+  static constexpr bool has_mask_registers = false;
+  static constexpr bool has_shuffle = false;
+
+  static std::uint64_t bits(batch_bool m) noexcept {
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(m));
+  }
+  static std::uint64_t sign_bits(batch v) noexcept {
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(v));
+  }
+  static batch to_bytes(batch_bool m) noexcept { return batch(static_cast<__m128i>(m)); }
+  static std::uint64_t sum_bytes(batch v) noexcept {
+    const __m128i s = _mm_sad_epu8(v, _mm_setzero_si128());
+    return static_cast<std::uint64_t>(_mm_cvtsi128_si64(s)) +
+           static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(s, s)));
+  }
+  static batch_bool le(batch a, batch b) noexcept { return xsimd::min(a, b) == a; }
+  /// Unsigned saturating a - b per byte (xsimd's ssub does not compile at
+  /// -O0 for AVX-512, where gcc's intrinsics are macros with C casts).
+  static batch subs(batch a, batch b) noexcept { return batch(_mm_subs_epu8(a, b)); }
+  /// Each byte shifted right by K bits.
+  template <int K>
+  static batch shift_right(batch v) noexcept {
+    return batch(_mm_and_si128(_mm_srli_epi16(v, K), _mm_set1_epi8(static_cast<char>(0xFF >> K))));
+  }
+  // Unused without has_shuffle; declared so that the template compiles.
+  static batch lookup(batch table, batch index) noexcept;
+  template <int K>
+  static batch shift_in(batch cur, batch prev) noexcept;
+};
+
+template BodyResult count_body<xsimd::sse2>(const Request &, const std::uint8_t *,
+                                            std::size_t) noexcept;
+
+}  // namespace fastwc::count::kernels

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The monoid operations on the unit layer of a chunk summary (summary.hpp),
+// and the accumulator that kernels fill unit by unit or 64 units at a time.
+//
+// Everything here is a static member of a class template whose parameter is
+// the instruction set of the code that uses it (an xsimd arch, or
+// BaselineTag). Per-ISA kernel files are compiled with wider instruction sets
+// than the rest of the program; giving each of them its own instantiation
+// means that no inline function is ever emitted twice with different code, so
+// the linker can never pick an AVX-512 copy for baseline code (HACKING.md,
+// "No ISA flags outside the per-ISA kernel files").
+#pragma once
+
+#include <cstdint>
+
+#include "count/summary.hpp"
+
+namespace fastwc::count {
+
+/// The instantiation tag of code compiled with the project's baseline flags.
+struct BaselineTag {};
+
+/// A UnitSummary under construction: `summary` holds the finished fields,
+/// `line` the -L column map of the line in progress (before the first break:
+/// the chunk's head map; after it: a map from column 0).
+struct UnitAccumulator {
+  UnitSummary summary;
+  ColumnMap line;
+};
+
+template <class Tag>
+struct SummaryOps {
+  /// GNU's tab stop rule, pos += 8 - pos % 8: the next multiple of 8
+  /// strictly above pos (a tab at column 8 goes to 16).
+  static constexpr std::uint64_t next_tab_stop(std::uint64_t column) noexcept {
+    return (column & ~std::uint64_t{7}) + 8;
+  }
+
+  /// f(c): the column after a segment that starts at column c.
+  static constexpr std::uint64_t apply(const ColumnMap &f, std::uint64_t c) noexcept {
+    return f.has_tab ? next_tab_stop(c + f.a) + f.b : c + f.a;
+  }
+
+  /// Appends `width` columns to the segment.
+  static constexpr void add_width(ColumnMap &f, std::uint64_t width) noexcept {
+    (f.has_tab ? f.b : f.a) += width;
+  }
+
+  /// Appends a tab: the first one turns c + a into a tab stop; after it the
+  /// column is a multiple of 8, so a later tab maps the constant part alone.
+  static constexpr void add_tab(ColumnMap &f) noexcept {
+    if (f.has_tab) {
+      f.b = next_tab_stop(f.b);
+    } else {
+      f.has_tab = true;
+      f.b = 0;
+    }
+  }
+
+  /// The segment f followed by the segment g (that is, g after f).
+  static constexpr ColumnMap then(const ColumnMap &f, const ColumnMap &g) noexcept {
+    if (!g.has_tab) return f.has_tab ? ColumnMap{f.a, f.b + g.a, true} : ColumnMap{f.a + g.a, 0, false};
+    if (!f.has_tab) return {f.a + g.a, g.b, true};
+    // next_tab_stop(next_tab_stop(c + f.a) + f.b + g.a) + g.b, where the
+    // inner stop is a multiple of 8 and can be taken out.
+    return {f.a, next_tab_stop(f.b + g.a) + g.b, true};
+  }
+
+  static constexpr LineSummary merge(const LineSummary &x, const LineSummary &y) noexcept {
+    if (!x.has_break) {
+      LineSummary r = y;
+      r.head = then(x.head, y.head);
+      return r;
+    }
+    LineSummary r = x;
+    const std::uint64_t joined = apply(y.head, x.tail);  // the line that spans both
+    if (!y.has_break) {
+      r.tail = joined;
+      return r;
+    }
+    r.inner_max = max3(x.inner_max, joined, y.inner_max);
+    r.tail = y.tail;
+    return r;
+  }
+
+  static constexpr WordSummary merge(const WordSummary &x, const WordSummary &y) noexcept {
+    const bool joined = x.last == WordEdge::constituent && y.first == WordEdge::constituent;
+    return {x.words + y.words - (joined ? 1 : 0), x.first != WordEdge::none ? x.first : y.first,
+            y.last != WordEdge::none ? y.last : x.last};
+  }
+
+  static constexpr UnitSummary merge(const UnitSummary &x, const UnitSummary &y) noexcept {
+    return {x.lines + y.lines, x.chars + y.chars, merge(x.words, y.words),
+            merge(x.width, y.width)};
+  }
+
+  /// GNU's -L result for a whole stream (starting at column 0): the largest
+  /// column seen at a break or at the end of input.
+  static constexpr std::uint64_t max_line_length(const LineSummary &s) noexcept {
+    const std::uint64_t head = apply(s.head, 0);
+    return s.has_break ? max3(head, s.inner_max, s.tail) : head;
+  }
+
+  static constexpr std::uint64_t max3(std::uint64_t a, std::uint64_t b, std::uint64_t c) noexcept {
+    const std::uint64_t ab = a > b ? a : b;
+    return ab > c ? ab : c;
+  }
+};
+
+/// Unit-at-a-time and 64-units-at-a-time updates of a UnitAccumulator.
+template <class Tag>
+struct Accumulate {
+  using Ops = SummaryOps<Tag>;
+
+  static constexpr void separator(UnitAccumulator &acc) noexcept {
+    WordSummary &w = acc.summary.words;
+    if (w.first == WordEdge::none) w.first = WordEdge::separator;
+    w.last = WordEdge::separator;
+  }
+
+  static constexpr void constituent(UnitAccumulator &acc) noexcept {
+    WordSummary &w = acc.summary.words;
+    if (w.first == WordEdge::none) w.first = WordEdge::constituent;
+    if (w.last != WordEdge::constituent) ++w.words;
+    w.last = WordEdge::constituent;
+  }
+
+  static constexpr void width(UnitAccumulator &acc, std::uint64_t columns) noexcept {
+    Ops::add_width(acc.line, columns);
+  }
+
+  static constexpr void tab(UnitAccumulator &acc) noexcept { Ops::add_tab(acc.line); }
+
+  /// LF, CR or FF: GNU records the column and restarts the line at 0.
+  static constexpr void line_break(UnitAccumulator &acc) noexcept {
+    LineSummary &l = acc.summary.width;
+    if (!l.has_break) {
+      l.head = acc.line;
+      l.has_break = true;
+    } else {
+      const std::uint64_t column = Ops::apply(acc.line, 0);
+      if (column > l.inner_max) l.inner_max = column;
+    }
+    acc.line = ColumnMap{};
+  }
+
+  /// Word state of up to 64 consecutive units given as bit masks (bit i is
+  /// unit i): `sep` separators, `con` constituents; every other bit is a
+  /// transparent unit or no unit at all, which leaves the state alone.
+  ///
+  /// The state before unit i ("in a word") obeys in_{i+1} = con_i |
+  /// (transparent_i & in_i): exactly the carry recurrence of adding
+  /// (con | transparent) + con with carry-in in_0, so one 64-bit addition
+  /// computes all 64 states; a unit starts a word when it is a constituent
+  /// and the state before it is not "in a word".
+  static constexpr void words(UnitAccumulator &acc, std::uint64_t sep, std::uint64_t con) noexcept {
+    const std::uint64_t solid = sep | con;
+    if (solid == 0) return;
+    WordSummary &w = acc.summary.words;
+    if (w.first == WordEdge::none)
+      w.first = (con & (solid & (~solid + 1))) != 0 ? WordEdge::constituent : WordEdge::separator;
+    const std::uint64_t transparent = ~solid;
+    std::uint64_t partial = 0;
+    std::uint64_t sum = 0;
+    const bool carry1 = __builtin_add_overflow(con | transparent, con, &partial);
+    const bool carry2 = __builtin_add_overflow(
+        partial, std::uint64_t{w.last == WordEdge::constituent ? 1u : 0u}, &sum);
+    const std::uint64_t state_before = sum ^ transparent;
+    w.words += static_cast<std::uint64_t>(__builtin_popcountll(con & ~state_before));
+    w.last = carry1 || carry2 ? WordEdge::constituent : WordEdge::separator;
+  }
+
+  /// -L over up to 64 consecutive units: bit i of `one`/`two` says unit i is
+  /// one/two columns wide, of `tabs` that it is a tab, of `breaks` that it is
+  /// LF, CR or FF; only bits below `end` are units. Work is per tab and per
+  /// break, not per unit.
+  static constexpr void widths(UnitAccumulator &acc, std::uint64_t one, std::uint64_t two,
+                               std::uint64_t tabs, std::uint64_t breaks, unsigned end) noexcept {
+    const std::uint64_t live = end >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << end) - 1;
+    std::uint64_t events = (tabs | breaks) & live;
+    std::uint64_t from = ~std::uint64_t{0};  // units not yet added
+    while (events != 0) {
+      const std::uint64_t bit = events & (~events + 1);
+      const std::uint64_t before = from & (bit - 1);
+      width(acc, span_width(one, two, before));
+      if ((tabs & bit) != 0)
+        tab(acc);
+      else
+        line_break(acc);
+      from &= ~((bit << 1) - 1);
+      events ^= bit;
+    }
+    width(acc, span_width(one, two, from & live));
+  }
+
+  static constexpr std::uint64_t span_width(std::uint64_t one, std::uint64_t two,
+                                            std::uint64_t span) noexcept {
+    return static_cast<std::uint64_t>(__builtin_popcountll(one & span)) +
+           2 * static_cast<std::uint64_t>(__builtin_popcountll(two & span));
+  }
+
+  /// The finished summary of the units accumulated so far.
+  static constexpr UnitSummary finish(const UnitAccumulator &acc) noexcept {
+    UnitSummary s = acc.summary;
+    if (s.width.has_break)
+      s.width.tail = Ops::apply(acc.line, 0);
+    else
+      s.width.head = acc.line;
+    return s;
+  }
+};
+
+}  // namespace fastwc::count

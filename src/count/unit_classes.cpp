@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Builds the unit property tables of unit_classes.hpp from
+// locale::CharClasses, and the process-wide registry of them.
+#include "count/unit_classes.hpp"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <tuple>
+
+#include "locale/char_classes.hpp"
+
+namespace fastwc::count {
+
+namespace {
+
+std::uint8_t word_bits(locale::WordClass c) noexcept {
+  switch (c) {
+    case locale::WordClass::separator:
+      return unit_props::separator;
+    case locale::WordClass::constituent:
+      return unit_props::constituent;
+    case locale::WordClass::transparent:
+      break;
+  }
+  return 0;
+}
+
+std::uint8_t width_bits(unsigned width) noexcept {
+  return static_cast<std::uint8_t>((width > 2 ? 2 : width) << unit_props::width_shift);
+}
+
+}  // namespace
+
+UnitClasses::UnitClasses(const locale::CharClasses &classes, WordRule rule, bool nbsp_separates)
+    : classes_(&classes), rule_(rule), nbsp_separates_(nbsp_separates) {
+  invalid_ = word_bits(locale::CharClasses::invalid_word_class(rule));
+  bytes_match_c_ = true;
+  ascii_match_c_ = true;
+  for (unsigned b = 0; b < 256; ++b) {
+    const auto byte = static_cast<unsigned char>(b);
+    // The switch shared by all of wc's loops comes before any class test:
+    // LF counts a line and, like CR and FF, ends the -L line; TAB moves to
+    // the next tab stop. All of them also separate words.
+    std::uint8_t props = word_bits(classes.byte_word_class(byte, rule, nbsp_separates));
+    if (b == '\n') props |= unit_props::newline;
+    if (b == '\n' || b == '\r' || b == '\f')
+      props |= unit_props::line_break;
+    else if (b == '\t')
+      props |= unit_props::tab;
+    else
+      props |= width_bits(classes.byte_width(byte));
+    bytes_[b] = props;
+  }
+  a0_separates_ = (bytes_[0xA0] & unit_props::separator) != 0;
+  for (unsigned b = 0; b < 256; ++b) {
+    if (bytes_[b] != c_locale_byte(static_cast<std::uint8_t>(b), rule, a0_separates_)) {
+      bytes_match_c_ = false;
+      if (b < 0x80) ascii_match_c_ = false;
+    }
+  }
+}
+
+UnitClasses::~UnitClasses() {
+  for (auto &slot : blocks_) delete slot.load(std::memory_order_acquire);
+}
+
+std::uint8_t UnitClasses::c_locale_byte(std::uint8_t b, WordRule rule,
+                                        bool a0_separates) noexcept {
+  std::uint8_t props = 0;
+  const bool space = (b >= 0x09 && b <= 0x0D) || b == 0x20 || (a0_separates && b == 0xA0);
+  if (space)
+    props = unit_props::separator;
+  else if (rule == WordRule::non_space_constituents || (b >= 0x21 && b <= 0x7E))
+    props = unit_props::constituent;
+  if (b == '\n') props |= unit_props::newline;
+  if (b == '\n' || b == '\r' || b == '\f')
+    props |= unit_props::line_break;
+  else if (b == '\t')
+    props |= unit_props::tab;
+  else if (b >= 0x20 && b <= 0x7E)
+    props |= width_bits(1);
+  return props;
+}
+
+const UnitClasses &UnitClasses::get(const locale::CharClasses &classes, WordRule rule,
+                                    bool nbsp_separates) {
+  // Never destroyed: counters on other threads may still use an instance
+  // while static destructors run.
+  using Key = std::tuple<const locale::CharClasses *, WordRule, bool>;
+  static auto *const instances = new std::map<Key, std::unique_ptr<UnitClasses>>();
+  static std::mutex mutex;
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto &slot = (*instances)[Key{&classes, rule, nbsp_separates}];
+  if (!slot) slot = std::make_unique<UnitClasses>(classes, rule, nbsp_separates);
+  return *slot;
+}
+
+std::uint8_t UnitClasses::compute_wide(char32_t c) const noexcept {
+  // No character above U+007F is one of the switch's characters, so only
+  // the class and the width matter.
+  return static_cast<std::uint8_t>(
+      word_bits(classes_->wide_word_class(c, rule_, nbsp_separates_)) |
+      width_bits(classes_->wide_width(c, rule_)));
+}
+
+const UnitClasses::Block *UnitClasses::fill_block(std::size_t index) const noexcept {
+  auto *fresh = new (std::nothrow) Block;
+  if (fresh == nullptr) return nullptr;  // the caller computes the one character
+  const auto first = static_cast<char32_t>(index << block_bits);
+  for (std::size_t i = 0; i < fresh->size(); ++i)
+    (*fresh)[i] = compute_wide(first + static_cast<char32_t>(i));
+  const Block *expected = nullptr;
+  if (blocks_[index].compare_exchange_strong(expected, fresh, std::memory_order_acq_rel,
+                                             std::memory_order_acquire))
+    return fresh;
+  delete fresh;  // another thread published the same block first
+  return expected;
+}
+
+std::uint8_t UnitClasses::wide_uncached(char32_t c) const noexcept {
+  const std::size_t index = c >> block_bits;
+  if (index >= block_count) return compute_wide(c);  // glibc's 5- and 6-byte forms
+  const Block *block = fill_block(index);
+  if (block == nullptr) return compute_wide(c);
+  return (*block)[c & ((1u << block_bits) - 1)];
+}
+
+LeadPlanes UnitClasses::lead_planes() const noexcept {
+  return {same_class_.load(std::memory_order_acquire), constituent_.load(std::memory_order_acquire),
+          same_width_.load(std::memory_order_acquire), width1_.load(std::memory_order_acquire),
+          width2_.load(std::memory_order_acquire)};
+}
+
+bool UnitClasses::note_slow_lead(std::uint8_t lead, std::uint32_t count) const noexcept {
+  if (lead < 0xC2 || lead >= 0xF0) return false;  // 4- to 6-byte leads stay per character
+  const std::size_t i = lead - 0xC0u;
+  // Examining a lead asks the C library about all its code points (64 for
+  // two-byte leads, 4096 for three-byte ones); wait until per-character
+  // lookups would have cost about as much (the ski-rental rule). The tally
+  // is a relaxed load and store, not an atomic increment: losing a count to
+  // a race only delays the examination.
+  const std::uint32_t threshold = lead < 0xE0 ? 1024 : 32768;
+  const std::uint32_t before = lead_hits_[i].load(std::memory_order_relaxed);
+  if (before >= threshold) return false;
+  lead_hits_[i].store(before + count, std::memory_order_relaxed);
+  if (before + count < threshold) return false;
+  resolve_lead(lead);
+  return true;
+}
+
+void UnitClasses::resolve_lead(std::uint8_t lead) const noexcept {
+  static std::mutex mutex;  // serializes publishers; readers never lock
+  const std::lock_guard<std::mutex> lock(mutex);
+  const std::size_t i = lead - 0xC0u;
+  if (lead_resolved_[i].load(std::memory_order_relaxed)) return;
+  // The code points this lead can start in glibc's decoder: two-byte leads
+  // carry 5 bits, three-byte ones 4; E0 starts at U+0800 (shorter forms are
+  // overlong) and ED stops before the surrogates.
+  char32_t first = 0;
+  char32_t last = 0;
+  if (lead < 0xE0) {
+    first = static_cast<char32_t>(lead & 0x1F) << 6;
+    last = first + 0x3F;
+  } else {
+    first = static_cast<char32_t>(lead & 0x0F) << 12;
+    last = first + 0xFFF;
+    if (lead == 0xE0) first = 0x800;
+    if (lead == 0xED) last = 0xD7FF;
+  }
+  const std::uint8_t props = wide(first);
+  bool same_class = true;
+  bool same_width = true;
+  for (char32_t c = first + 1; c <= last; ++c) {
+    const std::uint8_t p = wide(c);
+    same_class = same_class && (p & unit_props::word_mask) == (props & unit_props::word_mask);
+    same_width = same_width && (p & unit_props::width_mask) == (props & unit_props::width_mask);
+  }
+  // A lead whose characters all separate words would need its own plane;
+  // none exists in glibc's locales, so such a lead just stays per character.
+  if ((props & unit_props::separator) != 0) same_class = false;
+  const std::uint64_t bit = std::uint64_t{1} << i;
+  const unsigned width = (props & unit_props::width_mask) >> unit_props::width_shift;
+  if (same_class) {
+    if ((props & unit_props::constituent) != 0) constituent_.fetch_or(bit, std::memory_order_release);
+    same_class_.fetch_or(bit, std::memory_order_release);
+  }
+  if (same_width) {
+    if (width == 1) width1_.fetch_or(bit, std::memory_order_release);
+    if (width == 2) width2_.fetch_or(bit, std::memory_order_release);
+    same_width_.fetch_or(bit, std::memory_order_release);
+  }
+  lead_resolved_[i].store(true, std::memory_order_relaxed);
+}
+
+CellInfo UnitClasses::cell(std::uint32_t index, std::uint32_t count) const noexcept {
+  CellInfo info{0, 0, false};
+  if (index >= cell_count) return info;
+  std::uint8_t props = cell_props_[index].load(std::memory_order_acquire);
+  if ((props & cell_ready) == 0) {
+    // The most common properties of the 64 code points, and the others as
+    // exceptions. Racing threads compute the same values.
+    const auto first = static_cast<char32_t>(index) << 6;
+    std::uint8_t values[64];
+    for (unsigned k = 0; k < 64; ++k) values[k] = wide(first + k);
+    unsigned best = 0;
+    for (unsigned k = 0; k < 64; ++k) {
+      unsigned n = 0;
+      for (unsigned j = 0; j < 64; ++j) n += values[j] == values[k] ? 1 : 0;
+      if (n > best) {
+        best = n;
+        props = values[k];
+      }
+      if (best > 32) break;
+    }
+    std::uint64_t exceptions = 0;
+    for (unsigned k = 0; k < 64; ++k)
+      if (values[k] != props) exceptions |= std::uint64_t{1} << k;
+    cell_exceptions_[index].store(exceptions, std::memory_order_relaxed);
+    cell_props_[index].store(static_cast<std::uint8_t>(props | cell_ready), std::memory_order_release);
+  }
+  info.props = static_cast<std::uint8_t>(props & ~cell_ready);
+  info.exceptions = cell_exceptions_[index].load(std::memory_order_relaxed);
+  // The cell's lead byte: two-byte forms below U+0800, three-byte below
+  // U+10000 (four-byte leads are never examined).
+  if (index >= 1024) return info;
+  const auto lead = static_cast<std::uint8_t>(index < 32 ? 0xC0 | index : 0xE0 | (index >> 6));
+  if (index < 32 && index >= 2 && !lead_resolved_[index].load(std::memory_order_relaxed)) {
+    // A two-byte lead is one cell: examining it costs no more than this.
+    resolve_lead(lead);
+    info.planes_changed = true;
+  } else {
+    info.planes_changed = note_slow_lead(lead, count);
+  }
+  return info;
+}
+
+}  // namespace fastwc::count

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What one unit (a byte, a decoded character or an encoding error) does to
+// each count, packed into one byte, for one locale, word rule and no-break
+// space option. The kernels' scalar paths look units up here instead of
+// asking locale::CharClasses each time; every answer is derived from
+// CharClasses' word-class and width functions, so GNU's rules stay written
+// in one place (src/locale/char_classes.cpp).
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "fastwc/options.hpp"
+
+namespace fastwc::locale {
+class CharClasses;
+}
+
+namespace fastwc::count {
+
+/// Bit layout of a unit's properties.
+namespace unit_props {
+inline constexpr std::uint8_t separator = 1;    ///< ends a word
+inline constexpr std::uint8_t constituent = 2;  ///< starts or continues a word
+inline constexpr std::uint8_t word_mask = 3;    ///< neither bit: transparent
+inline constexpr unsigned width_shift = 2;      ///< -L columns (0..2) in bits 2-3
+inline constexpr std::uint8_t width_mask = 3u << width_shift;
+inline constexpr std::uint8_t newline = 16;     ///< 0x0A: counted by -l
+inline constexpr std::uint8_t line_break = 32;  ///< LF, CR, FF: ends a line for -L
+inline constexpr std::uint8_t tab = 64;         ///< moves -L to the next tab stop
+}  // namespace unit_props
+
+/// What every character with a given UTF-8 lead byte has in common, as bit
+/// planes over the 64 lead bytes C0..FF (bit b is lead 0xC0 + b), so that
+/// kernels can classify most multibyte characters by their lead byte alone.
+struct LeadPlanes {
+  std::uint64_t same_class;  ///< all characters with this lead have one word class
+  std::uint64_t constituent; ///< ... and it is constituent (else transparent)
+  std::uint64_t same_width;  ///< all have one -L width
+  std::uint64_t width1;      ///< ... and it is 1
+  std::uint64_t width2;      ///< ... and it is 2 (neither: 0)
+};
+
+/// 64 consecutive code points from a multiple of 64 (a cell): those share
+/// every byte of their UTF-8 form but the last, so a cell is a two-byte lead
+/// byte, a three-byte lead with its second byte, or a four-byte lead with
+/// its second and third bytes.
+struct CellInfo {
+  std::uint64_t exceptions;  ///< bit k: code point 64 * cell + k has other properties
+  std::uint8_t props;        ///< the properties that the other code points share
+  bool planes_changed;       ///< lead_planes() learned something (reload them)
+};
+
+/// Unit properties of one (locale, word rule, no-break-space option).
+///
+/// Byte properties are computed in the constructor. Properties of decoded
+/// characters below U+110000 are cached in blocks of 256 code points filled
+/// on first use and published with one compare-and-swap, like CharClasses'
+/// own cache, so all const members may be called from several threads.
+class UnitClasses {
+ public:
+  UnitClasses(const locale::CharClasses &classes, WordRule rule, bool nbsp_separates);
+  ~UnitClasses();
+  UnitClasses(const UnitClasses &) = delete;
+  UnitClasses &operator=(const UnitClasses &) = delete;
+
+  /// The process-wide instance for these classes and options (at most four
+  /// per locale; never destroyed, like CharClasses::current()).
+  static const UnitClasses &get(const locale::CharClasses &classes, WordRule rule,
+                                bool nbsp_separates);
+
+  /// A byte in a single-byte locale, or an ASCII byte in a multibyte one.
+  std::uint8_t byte(std::uint8_t b) const noexcept { return bytes_[b]; }
+  /// A decoded character that is not ASCII. (Inline for the scalar paths,
+  /// which are all compiled with baseline flags; SIMD kernels do not call it.)
+  std::uint8_t wide(char32_t c) const noexcept {
+    const std::size_t index = c >> block_bits;
+    if (index < block_count) {
+      const Block *block = blocks_[index].load(std::memory_order_acquire);
+      if (block != nullptr) return (*block)[c & ((1u << block_bits) - 1)];
+    }
+    return wide_uncached(c);
+  }
+  /// A byte that does not decode: no width, never a line end; transparent
+  /// under GNU <= 9.4, a word constituent from 9.5 on.
+  std::uint8_t invalid() const noexcept { return invalid_; }
+
+  /// True when every byte has the properties the SIMD kernels hard-code for
+  /// single-byte locales (those of the C locale): separators 09-0D and 20,
+  /// and A0 when a0_separates(); width 1 for 20-7E; 21-7E constituents with
+  /// every other byte transparent (9.1) or every non-separator a
+  /// constituent (9.5).
+  bool bytes_match_c_locale() const noexcept { return bytes_match_c_; }
+  /// The same for the ASCII bytes alone (what UTF-8 kernels hard-code).
+  bool ascii_matches_c_locale() const noexcept { return ascii_match_c_; }
+  /// Byte A0 separates words. In the C locale that is GNU >= 9.5 without
+  /// POSIXLY_CORRECT: gnulib's btoc32 maps bytes 80-FF to U+0080-U+00FF
+  /// there, so A0 is a no-break space (char_classes.cpp).
+  bool a0_separates() const noexcept { return a0_separates_; }
+
+  /// The lead bytes found uniform so far. A lead is examined (all of its
+  /// up to 4096 code points) only after note_slow_lead() has counted enough
+  /// of its characters on the per-character path to pay for it, so small
+  /// inputs never pay; until then, and for 4- to 6-byte leads always, its
+  /// bits are 0.
+  LeadPlanes lead_planes() const noexcept;
+  /// The cell of code points 64 * index .. 64 * index + 63 (index < 2048:
+  /// planes 0 and 1, where emoji are), computed on first use; also counts
+  /// `count` characters of the cell toward its lead byte's examination (as
+  /// note_slow_lead does).
+  CellInfo cell(std::uint32_t index, std::uint32_t count) const noexcept;
+
+  /// Counts `count` characters with this lead classified one by one;
+  /// returns true when that made the lead's planes known (the caller may
+  /// reload them).
+  bool note_slow_lead(std::uint8_t lead, std::uint32_t count) const noexcept;
+
+  const locale::CharClasses &classes() const noexcept { return *classes_; }
+  WordRule rule() const noexcept { return rule_; }
+  bool nbsp_separates() const noexcept { return nbsp_separates_; }
+
+  /// The properties the kernels assume for byte b in the C locale.
+  static std::uint8_t c_locale_byte(std::uint8_t b, WordRule rule, bool a0_separates) noexcept;
+
+ private:
+  static constexpr unsigned block_bits = 8;
+  static constexpr std::size_t block_count = std::size_t{0x110000} >> block_bits;
+  using Block = std::array<std::uint8_t, std::size_t{1} << block_bits>;
+
+  std::uint8_t compute_wide(char32_t c) const noexcept;
+  std::uint8_t wide_uncached(char32_t c) const noexcept;
+  const Block *fill_block(std::size_t index) const noexcept;
+  void resolve_lead(std::uint8_t lead) const noexcept;
+
+  const locale::CharClasses *classes_;
+  WordRule rule_;
+  bool nbsp_separates_;
+  bool bytes_match_c_ = false;
+  bool ascii_match_c_ = false;
+  bool a0_separates_ = false;
+  std::uint8_t invalid_ = 0;
+  std::array<std::uint8_t, 256> bytes_{};
+  mutable std::array<std::atomic<const Block *>, block_count> blocks_{};
+  /// Characters per lead byte seen one by one (relaxed, may lose counts).
+  mutable std::array<std::atomic<std::uint32_t>, 64> lead_hits_{};
+  mutable std::array<std::atomic<bool>, 64> lead_resolved_{};
+  static constexpr std::size_t cell_count = 2048;
+  static constexpr std::uint8_t cell_ready = 0x80;  ///< in cell_props_: computed
+  mutable std::array<std::atomic<std::uint8_t>, cell_count> cell_props_{};
+  mutable std::array<std::atomic<std::uint64_t>, cell_count> cell_exceptions_{};
+  mutable std::atomic<std::uint64_t> same_class_{0}, constituent_{0}, same_width_{0}, width1_{0},
+      width2_{0};
+};
+
+}  // namespace fastwc::count

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// checkasm-style differential tests of the SIMD kernels (count/kernels/)
+// against the scalar kernel, for every kernel this machine runs, every plan
+// and both word rules: all lengths 0..4096 and lengths just past 255 vectors
+// (8-bit accumulators), all 64 misalignments, canary bytes around the data
+// (a kernel that counts what lies outside its range fails), buffers that end
+// exactly at the end of their allocation (sanitizer builds catch
+// over-reads), all-newline / all-space / all-0x80 / all-0xFF buffers, and
+// random ASCII, text, UTF-8, invalid UTF-8 and binary, with multibyte
+// sequences cut at every offset around a block boundary. The scalar kernel
+// itself is checked against the reference engine in test_chunk_summary.cpp.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "count/dispatch.hpp"
+#include "count/kernels/kernel.hpp"
+#include "count/summary_ops.hpp"
+#include "count/unit_classes.hpp"
+#include "locale/char_classes.hpp"
+
+namespace {
+
+using fastwc::WordRule;
+using fastwc::count::BaselineTag;
+using fastwc::count::KernelId;
+using fastwc::count::UnitClasses;
+using fastwc::count::UnitSummary;
+using fastwc::count::kernels::BodyResult;
+using fastwc::count::kernels::Plan;
+using fastwc::count::kernels::Request;
+using Acc = fastwc::count::Accumulate<BaselineTag>;
+
+constexpr Plan all_plans[] = {Plan::newlines,   Plan::bytes_words, Plan::bytes_width,
+                              Plan::bytes_words_width, Plan::utf8_chars, Plan::utf8_words,
+                              Plan::utf8_width, Plan::utf8_words_width};
+
+const UnitClasses &unit_classes(bool utf8, WordRule rule, bool nbsp) {
+  static const fastwc::locale::CharClasses c_locale("C");
+  static const fastwc::locale::CharClasses utf8_locale("C.UTF-8");
+  return UnitClasses::get(utf8 ? utf8_locale : c_locale, rule, nbsp);
+}
+
+struct Case {
+  Request request;
+  std::string name;
+};
+
+std::vector<Case> all_cases() {
+  std::vector<Case> out;
+  for (const Plan plan : all_plans)
+    for (const WordRule rule : {WordRule::printable_constituents, WordRule::non_space_constituents})
+      for (const bool nbsp : {true, false}) {
+      const bool utf8 = fastwc::count::kernels::decodes_utf8(plan);
+      const UnitClasses &classes = unit_classes(utf8, rule, nbsp);
+      REQUIRE(classes.ascii_matches_c_locale());
+      REQUIRE((utf8 || classes.bytes_match_c_locale()));
+      Request r{plan, rule == WordRule::non_space_constituents, true, classes.a0_separates(),
+                &classes};
+      out.push_back({r, "plan " + std::to_string(static_cast<int>(plan)) +
+                            (r.rule95 ? " 9.5" : " 9.1") + (nbsp ? " nbsp" : "")});
+      }
+  return out;
+}
+
+std::vector<KernelId> simd_kernels() {
+  std::vector<KernelId> out;
+  for (const KernelId id : fastwc::count::all_kernels)
+    if (id != KernelId::scalar && fastwc::count::kernel_supported(id)) out.push_back(id);
+  return out;
+}
+
+struct Outcome {
+  UnitSummary units;
+  std::size_t tail;
+  friend bool operator==(const Outcome &, const Outcome &) = default;
+};
+
+Outcome run(KernelId id, const Request &r, const std::uint8_t *data, std::size_t size) {
+  const BodyResult result = fastwc::count::kernel_function(id)(r, data, size);
+  return {Acc::finish(result.acc), result.tail_size};
+}
+
+std::string describe(const Outcome &o) {
+  const auto &u = o.units;
+  return "lines " + std::to_string(u.lines) + " chars " + std::to_string(u.chars) + " words " +
+         std::to_string(u.words.words) + "/" + std::to_string(static_cast<int>(u.words.first)) +
+         std::to_string(static_cast<int>(u.words.last)) + " L head " +
+         std::to_string(u.width.head.a) + "," + std::to_string(u.width.head.b) +
+         (u.width.head.has_tab ? "t" : "") + " max " + std::to_string(u.width.inner_max) +
+         " tail " + std::to_string(u.width.tail) + (u.width.has_break ? " br" : "") +
+         " utf8tail " + std::to_string(o.tail);
+}
+
+/// Comparisons made so far (each test case checks that it made some).
+std::uint64_t comparisons = 0;
+
+/// Compares every SIMD kernel with the scalar one on data[0, size).
+void check_all(const std::uint8_t *data, std::size_t size, const std::vector<Case> &cases) {
+  for (const Case &c : cases) {
+    const Outcome expected = run(KernelId::scalar, c.request, data, size);
+    for (const KernelId id : simd_kernels()) {
+      const Outcome got = run(id, c.request, data, size);
+      ++comparisons;
+      if (!(got == expected)) {
+        CAPTURE(c.name);
+        CAPTURE(fastwc::count::kernel_id_name(id));
+        CAPTURE(size);
+        CHECK(describe(got) == describe(expected));
+        REQUIRE(got == expected);
+      }
+    }
+  }
+}
+
+/// The data at the very end of a heap block of its exact size.
+void check_exact(std::string_view s, const std::vector<Case> &cases) {
+  std::vector<std::uint8_t> exact(s.begin(), s.end());
+  check_all(exact.data(), exact.size(), cases);
+}
+
+enum class Style { newlines, spaces, x80, xff, ascii, text, utf8, invalid, binary };
+
+std::string make(Style style, std::size_t size, std::mt19937 &rng) {
+  std::string s;
+  std::uniform_int_distribution<int> byte(0, 255);
+  std::uniform_int_distribution<int> ascii(0, 127);
+  std::uniform_int_distribution<std::size_t> pick(0, 1 << 20);
+  static constexpr std::string_view text[] = {"the ", "cat\t", "sat\n", "  ", "on\r\n", "a\f",
+                                              "mat.", "x\001y", "\v", "12345678\t|"};
+  static constexpr std::string_view intl[] = {"é",  "Ж",     "中",  "😀",   "\u00a0", "\u2028",
+                                              "\u3000", "\u0378", "\u200b", "a", " ", "\n",
+                                              "\t", "\u0301", "\uffff"};
+  static constexpr std::string_view bad[] = {"\377", "\200", "\344\270", "\300\200", "\355\240\200",
+                                             "\364\220\200\200", "\370\210\200\200\200", "a",
+                                             "\375\277\277\277\277\277", "b ", "\360\237\230"};
+  while (s.size() < size) {
+    switch (style) {
+      case Style::newlines: s += '\n'; break;
+      case Style::spaces: s += ' '; break;
+      case Style::x80: s += '\x80'; break;
+      case Style::xff: s += '\xff'; break;
+      case Style::ascii: s += static_cast<char>(ascii(rng)); break;
+      case Style::text: s += text[pick(rng) % std::size(text)]; break;
+      case Style::utf8: s += intl[pick(rng) % std::size(intl)]; break;
+      case Style::invalid:
+        s += pick(rng) % 3 == 0 ? bad[pick(rng) % std::size(bad)] : intl[pick(rng) % std::size(intl)];
+        break;
+      case Style::binary: s += static_cast<char>(byte(rng)); break;
+    }
+  }
+  s.resize(size);
+  return s;
+}
+
+constexpr Style all_styles[] = {Style::newlines, Style::spaces, Style::x80,
+                                Style::xff,      Style::ascii,  Style::text,
+                                Style::utf8,     Style::invalid, Style::binary};
+
+}  // namespace
+
+TEST_CASE("kernels: every length from 0 to 4096") {
+  if (simd_kernels().empty()) return;  // nothing to compare with the scalar kernel
+  const std::vector<Case> cases = all_cases();
+  const std::uint64_t before_case = comparisons;
+  std::mt19937 rng(1);
+  // One mixed buffer; each length is a prefix of it, so every length sees a
+  // different last block.
+  std::string mixed;
+  for (int i = 0; i < 64; ++i) mixed += make(all_styles[static_cast<std::size_t>(i) % 9], 64, rng);
+  const std::string text = make(Style::text, 4096, rng) + make(Style::utf8, 4096, rng);
+  // Unoptimized builds take every 7th length (still every residue mod 64).
+#ifdef __OPTIMIZE__
+  constexpr std::size_t step = 1;
+#else
+  constexpr std::size_t step = 7;
+#endif
+  for (std::size_t n = 0; n <= 4096; n += step) {
+    check_all(reinterpret_cast<const std::uint8_t *>(mixed.data()), n, cases);
+    check_all(reinterpret_cast<const std::uint8_t *>(text.data()) + 4096 - n / 2, n, cases);
+  }
+  CHECK(comparisons - before_case > 1000);
+}
+
+TEST_CASE("kernels: fill patterns and random styles, lengths past 255 vectors") {
+  if (simd_kernels().empty()) return;  // nothing to compare with the scalar kernel
+  const std::vector<Case> cases = all_cases();
+  const std::uint64_t before_case = comparisons;
+  std::mt19937 rng(2);
+  // 255 rounds of 64 bytes is the most an 8-bit counter may take.
+  const std::size_t lengths[] = {0,     1,     63,    64,    65,    255 * 64 - 1, 255 * 64,
+                                 255 * 64 + 1, 255 * 64 + 64, 256 * 64, 2 * 255 * 64 + 37,
+                                 65536 + 7, 300000};
+  for (const Style style : all_styles)
+    for (const std::size_t n : lengths) {
+      CAPTURE(static_cast<int>(style));
+      check_exact(make(style, n, rng), cases);
+    }
+  CHECK(comparisons - before_case > 1000);
+}
+
+TEST_CASE("kernels: all 64 misalignments, with canaries around the data") {
+  if (simd_kernels().empty()) return;  // nothing to compare with the scalar kernel
+  const std::vector<Case> cases = all_cases();
+  const std::uint64_t before_case = comparisons;
+  std::mt19937 rng(3);
+  for (const Style style : all_styles) {
+    const std::string data = make(style, 700, rng);
+    // Canaries that would change every count if a kernel used them: line
+    // ends, a word, a tab and bytes that would complete a cut sequence.
+    std::vector<std::uint8_t> arena(1024 + 256);
+    for (std::size_t i = 0; i < arena.size(); ++i)
+      arena[i] = static_cast<std::uint8_t>("\n\x80x\t\xbf "[i % 6]);
+    for (std::size_t offset = 0; offset < 64; ++offset) {
+      std::uint8_t *at = arena.data() + 128 + offset;
+      std::memcpy(at, data.data(), data.size());
+      CAPTURE(offset);
+      check_all(at, data.size(), cases);
+    }
+  }
+  CHECK(comparisons - before_case > 1000);
+}
+
+TEST_CASE("kernels: sequences cut at every offset around block boundaries") {
+  if (simd_kernels().empty()) return;  // nothing to compare with the scalar kernel
+  const std::vector<Case> cases = all_cases();
+  const std::uint64_t before_case = comparisons;
+  // Valid text, then a (possibly truncated or invalid) sequence placed so
+  // that it straddles the first 64-byte block's end at each offset, then
+  // more text: every way a block can end inside a sequence.
+  static constexpr std::string_view seqs[] = {
+      "\303\251", "\344\270\255", "\360\237\230\200", "\344\270", "\360\237\230", "\360\237",
+      "\303",     "\364\220\200\200", "\370\210\200\200\200", "\375\277\277\277\277\277",
+      "\340\200\200", "\355\240\200", "\300\200", "\200", "\377", "\u3000", "\u00a0", "\u2028"};
+  const std::string before = "Ж word\tend\n";
+  for (const std::string_view seq : seqs)
+    for (std::size_t at = 50; at <= 70; ++at) {
+      std::string s;
+      while (s.size() < at) s += before;
+      s.resize(at);
+      // Keep the text before the sequence valid: cut at a character boundary.
+      while (!s.empty() && (static_cast<unsigned char>(s.back()) & 0xC0) == 0x80) s.pop_back();
+      if (!s.empty() && static_cast<unsigned char>(s.back()) >= 0xC0) s.pop_back();
+      s += seq;
+      for (const std::string_view next : {"a b\n", "\200\200", "", "中文 text"}) {
+        std::string t = s;
+        t += next;
+        t += before + before + before + before + before + before;
+        CAPTURE(at);
+        check_exact(t, cases);
+        check_exact(t.substr(0, s.size()), cases);  // ends in the sequence
+      }
+    }
+  CHECK(comparisons - before_case > 1000);
+}
