@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// How count_fd reads: which I/O backend, how many counting threads, how
+// large each read is, and when an input is small enough to be counted on
+// the calling thread with nothing started. Plus ReadStats, what one call
+// actually did (for --stats and --debug). Dependency-free, like the rest of
+// include/fastwc/: no liburing or oneTBB type appears here.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace fastwc {
+
+/// The reading strategy for large regular files. Pipes, ttys and other
+/// inputs without a known size are always read with read(2).
+enum class IoBackend : std::uint8_t {
+  automatic,  ///< io_uring where the kernel allows it, else read(2)
+  uring,      ///< io_uring; still falls back to read(2) when the ring cannot be set up
+  read,       ///< a reader thread calling read(2)
+};
+
+/// "auto", "uring" or "read".
+const char *io_backend_name(IoBackend backend) noexcept;
+
+/// Whether io_uring reads go to a pool registered with the ring
+/// (io_uring_register_buffers, READ_FIXED). Registration pins the pool,
+/// which costs about one pass over it before the first read and saves the
+/// page pinning of every read; where the kernel refuses it (RLIMIT_MEMLOCK)
+/// the reads go to the same buffers unregistered.
+enum class BufferRegistration : std::uint8_t {
+  automatic,  ///< when the input is many times larger than the pool
+  always,
+  never,
+};
+
+struct ReadOptions {
+  /// Counting threads (the calling thread included); 0 = the CPUs this
+  /// process may use (sched_getaffinity, capped by a cgroup v2 cpu.max).
+  unsigned jobs = 0;
+  IoBackend backend = IoBackend::automatic;
+  /// Bytes per read; 0 = chosen from the CPU's cache sizes. Any value >= 1
+  /// gives the same counts.
+  std::size_t read_size = 0;
+  /// Buffers in the pool; 0 = chosen from the cache sizes and jobs. The
+  /// pool never exceeds max_pool_bytes unless a single read needs more.
+  std::size_t buffers = 0;
+  std::size_t max_pool_bytes = std::size_t{64} << 20;
+  /// Regular files with fewer bytes left than this, and the first this many
+  /// bytes of any other input, are counted on the calling thread with no
+  /// thread, ring or arena started (a shell loop over small files pays
+  /// nothing for the pipeline).
+  std::uint64_t serial_threshold = std::uint64_t{4} << 20;
+  /// Ask for the rings' reads to be punted to io-wq workers (IOSQE_ASYNC),
+  /// so that the page-cache copy runs on another core.
+  bool async_reads = false;
+  BufferRegistration registration = BufferRegistration::automatic;
+
+  friend bool operator==(const ReadOptions &, const ReadOptions &) = default;
+};
+
+/// What one count_fd call did. Durations are in nanoseconds of wall time.
+struct ReadStats {
+  enum class Path : std::uint8_t {
+    serial,      ///< read(2) and counted on the calling thread only
+    read,        ///< pipeline: reader thread with read(2)
+    uring,       ///< pipeline: reader thread with io_uring
+  };
+  Path path = Path::serial;
+  /// Why io_uring was not used although asked for (an errno value of
+  /// io_uring_queue_init), or 0.
+  int uring_error = 0;
+  /// Buffer registration: attempted and refused with this errno, or 0.
+  int register_error = 0;
+  bool registered = false;
+  bool async_reads = false;
+  /// The pipeline started after this many bytes had been counted serially
+  /// (a pipe or a file that turned out larger than serial_threshold).
+  std::uint64_t serial_bytes = 0;
+  std::size_t read_size = 0;
+  std::size_t buffers = 0;
+  unsigned workers = 1;
+  const char *kernel = "none";  ///< the counting kernel (xsimd arch name)
+  std::uint64_t bytes = 0;
+  std::uint64_t chunks = 0;
+  std::uint64_t wall_ns = 0;
+  /// From deciding on the pipeline to the first read: pool, threads, ring
+  /// and buffer registration.
+  std::uint64_t setup_ns = 0;
+  std::uint64_t read_wait_ns = 0;   ///< reader thread blocked on the kernel
+  std::uint64_t read_idle_ns = 0;   ///< reader thread waiting for a free buffer
+  std::uint64_t count_ns = 0;       ///< summed over the counting threads
+  std::uint64_t merge_ns = 0;       ///< ordered merge, summed
+  std::uint64_t resubmits = 0;      ///< short reads, EAGAIN and EINTR retried
+};
+
+}  // namespace fastwc

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// ReadReader: GNU wc's read loop, one pool buffer at a time.
+#include "io/read_reader.hpp"
+
+#include <cerrno>
+
+#include "io/clock.hpp"
+
+namespace fastwc::io {
+
+ReadEnd ReadReader::run(ReaderPort &port) noexcept {
+  report_.path = ReadStats::Path::read;
+  report_.ready_at_ns = now_ns();
+  ReadEnd end;
+  const std::size_t size = pool_.size();
+  for (;;) {
+    const std::uint32_t buffer = port.acquire(report_.idle_ns);
+    std::byte *data = pool_.data(buffer);
+    // Fill the whole buffer before handing it on: a pipe gives at most its
+    // capacity per read, and counting tiny chunks would cost more than the
+    // reads. Whether bytes arrive in one read or several changes no count.
+    std::size_t got = 0;
+    bool finished = false;
+    const std::uint64_t start = now_ns();
+    while (got < size) {
+      const ssize_t n = sys_.read(fd_, data + got, size - got);
+      if (n > 0) {
+        got += static_cast<std::size_t>(n);
+        continue;
+      }
+      if (n < 0 && errno == EINTR) {
+        ++report_.resubmits;
+        continue;  // GNU's safe_read retries EINTR
+      }
+      // EOF, or an error (EAGAIN included: safe_read does not retry it, so
+      // a non-blocking empty pipe is an error for GNU wc too).
+      end.error = n < 0 ? errno : 0;
+      finished = true;
+      break;
+    }
+    report_.wait_ns += now_ns() - start;
+    if (got > 0) {
+      port.deliver({end.chunks++, buffer, static_cast<std::uint32_t>(got)});
+      end.bytes += got;
+    } else {
+      port.release(buffer);
+    }
+    if (finished) return end;
+  }
+}
+
+}  // namespace fastwc::io

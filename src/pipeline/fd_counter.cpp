@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Which inputs go through the pipeline. Small inputs cost nothing extra: a
+// regular file with fewer than serial_threshold bytes left, and the start
+// of any input of unknown size, are counted on the calling thread with one
+// 256 KiB buffer (GNU 9.6's read size) and no thread, ring or arena. Only
+// a regular file known to be large starts the pipeline at once (io_uring);
+// a pipe or /proc file that passes the threshold hands the rest to it
+// (read(2), one read in flight), carrying over the summary of what was
+// counted so far.
+#include "pipeline/fd_counter.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <exception>
+#include <memory>
+#include <span>
+
+#include "count/chunk_counter.hpp"
+#include "count/dispatch.hpp"
+#include "count/gnu_read_loop.hpp"
+#include "io/clock.hpp"
+#include "locale/char_classes.hpp"
+#include "pipeline/pipeline.hpp"
+
+namespace fastwc {
+
+const char *io_backend_name(IoBackend backend) noexcept {
+  switch (backend) {
+    case IoBackend::automatic: return "auto";
+    case IoBackend::uring: return "uring";
+    case IoBackend::read: return "read";
+  }
+  return "auto";
+}
+
+CountResult count_fd(int fd, const CountOptions &options, const ReadOptions &read_options, ReadStats *stats) {
+  return pipeline::count_fd_with(fd, options, read_options, io::Sys::real(), stats);
+}
+
+}  // namespace fastwc
+
+namespace fastwc::pipeline {
+
+namespace {
+
+// GNU wc reads 256 KiB at a time since 9.6 (16 KiB before); the size
+// never changes a count.
+constexpr std::size_t serial_buffer_size = std::size_t{256} * 1024;
+
+/// Other multibyte locales (mbrtowc state): GNU's loop, serially.
+CountResult count_with_counter(int fd, const CountOptions &options, io::Sys &sys, ReadStats &stats) {
+  const auto buffer = std::make_unique_for_overwrite<std::byte[]>(serial_buffer_size);
+  Counter counter(options);
+  for (;;) {
+    const ssize_t n = sys.read(fd, buffer.get(), serial_buffer_size);
+    if (n > 0) {
+      counter.update({buffer.get(), static_cast<std::size_t>(n)});
+      stats.bytes += static_cast<std::uint64_t>(n);
+      continue;
+    }
+    if (n == 0) return {counter.finish(), 0};
+    if (errno == EINTR) continue;  // wc 9.1's safe_read retries
+    // wc stops at the first read error and still prints what it counted.
+    const int error = errno;
+    return {counter.finish_after_error(), error};
+  }
+}
+
+/// A pipe given a larger buffer moves more per read and wakes its reader
+/// less often. Refused above /proc/sys/fs/pipe-max-size for unprivileged
+/// users, which is harmless: the pipe keeps its size.
+void enlarge_pipe(int fd, std::size_t size) noexcept {
+  struct stat status {};
+  if (fstat(fd, &status) != 0 || !S_ISFIFO(status.st_mode)) return;
+  const int wanted = static_cast<int>(std::min<std::size_t>(size, std::size_t{1} << 20));
+  if (fcntl(fd, F_GETPIPE_SZ) < wanted) fcntl(fd, F_SETPIPE_SZ, wanted);
+}
+
+}  // namespace
+
+CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions &read_options, io::Sys &sys,
+                          ReadStats *stats_out) {
+  const std::uint64_t start = io::now_ns();
+  ReadStats local;
+  ReadStats &stats = stats_out != nullptr ? *stats_out : local;
+  stats = ReadStats{};
+
+  CountResult result;
+  if (count::needs_gnu_read_boundaries(options)) {
+    // GNU >= 9.5's word counts then depend on where its reads fall: read
+    // exactly as it does.
+    result = count::count_with_gnu_reads(options, [&](std::byte *buffer, std::size_t size) {
+      return sys.read(fd, buffer, size);
+    });
+    stats.bytes = result.counts.bytes;
+    stats.wall_ns = io::now_ns() - start;
+    return result;
+  }
+  if (!count::ChunkCounter::supports(options)) {
+    result = count_with_counter(fd, options, sys, stats);
+    stats.wall_ns = io::now_ns() - start;
+    return result;
+  }
+  const count::ChunkCounter counter(options, locale::CharClasses::current());
+  // Only counting needs threads: bytes alone are read at the speed of the
+  // reads whoever makes them.
+  const bool may_pipeline = counter.needs_kernel();
+  if (counter.needs_kernel()) stats.kernel = count::kernel_id_name(counter.kernel());
+
+  auto finish = [&](const count::ChunkSummary &whole, int error) {
+    result = {counter.finish(whole, error != 0), error};
+    stats.bytes = whole.bytes;
+    stats.wall_ns = io::now_ns() - start;
+    return result;
+  };
+
+  if (may_pipeline) {
+    struct stat status {};
+    if (fstat(fd, &status) == 0 && S_ISREG(status.st_mode)) {
+      const off_t offset = lseek(fd, 0, SEEK_CUR);
+      const auto size = static_cast<std::uint64_t>(status.st_size);
+      if (offset >= 0 && size >= static_cast<std::uint64_t>(offset) &&
+          size - static_cast<std::uint64_t>(offset) >= read_options.serial_threshold) {
+        Input input;
+        input.fd = fd;
+        input.positioned = true;
+        input.offset = offset;
+        input.expected_end = size;
+        try {
+          const Outcome outcome = run(input, counter, count::ChunkSummary{}, read_options, sys, stats);
+          return finish(outcome.summary, outcome.error);
+        } catch (const std::exception &) {
+          // No memory for the pool, or no thread: nothing was read, so the
+          // serial loop below counts the file instead.
+          stats = ReadStats{};
+          if (counter.needs_kernel()) stats.kernel = count::kernel_id_name(counter.kernel());
+        }
+      }
+    }
+  }
+
+  const auto buffer = std::make_unique_for_overwrite<std::byte[]>(serial_buffer_size);
+  count::ChunkSummary whole{};
+  bool pipeline_failed = false;
+  for (;;) {
+    if (may_pipeline && !pipeline_failed && whole.bytes >= read_options.serial_threshold) {
+      // Larger than it looked (a pipe, a /proc file, a file that grew):
+      // the pipeline reads the rest with read(2) where this loop stopped.
+      enlarge_pipe(fd, read_options.read_size != 0 ? read_options.read_size : std::size_t{1} << 20);
+      Input input;
+      input.fd = fd;
+      try {
+        const std::uint64_t serial_bytes = whole.bytes;
+        const Outcome outcome = run(input, counter, whole, read_options, sys, stats);
+        stats.serial_bytes = serial_bytes;
+        return finish(outcome.summary, outcome.error);
+      } catch (const std::exception &) {
+        pipeline_failed = true;  // nothing read by it: go on serially
+      }
+    }
+    const ssize_t n = sys.read(fd, buffer.get(), serial_buffer_size);
+    if (n > 0) {
+      whole = counter.merge(whole, counter.summarize({buffer.get(), static_cast<std::size_t>(n)}));
+      continue;
+    }
+    if (n == 0) return finish(whole, 0);
+    if (errno == EINTR) continue;  // wc 9.1's safe_read retries
+    // wc stops at the first read error and still prints what it counted.
+    return finish(whole, errno);
+  }
+}
+
+}  // namespace fastwc::pipeline

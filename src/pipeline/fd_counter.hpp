@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// count_fd's decision between the serial read loop and the pipeline, behind
+// the public fastwc::count_fd overloads, with the io::Sys seam exposed for
+// the tests.
+#pragma once
+
+#include "fastwc/engine.hpp"
+#include "fastwc/read_options.hpp"
+#include "io/sys.hpp"
+
+namespace fastwc::pipeline {
+
+/// fastwc::count_fd(fd, options, read_options, stats) with every read going
+/// through `sys`. Never throws for a per-file error (the errno is in the
+/// result); a pipeline that cannot be set up falls back to the serial loop.
+/// Thread-safe: distinct calls may run at once on distinct descriptors.
+CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions &read_options, io::Sys &sys,
+                          ReadStats *stats);
+
+}  // namespace fastwc::pipeline

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// pipeline::run: the threads, the two queues and the ordered merge.
+//
+// Threads. The reader thread is the only one that talks to the kernel
+// (oneTBB says blocking work belongs on a real thread, and a worker parked
+// in io_uring_wait_cqe would be one counting thread fewer). Counting runs on
+// the calling thread and on jobs - 1 oneTBB workers of a task_arena: for
+// each chunk it delivers, the reader pushes the chunk on the `filled` queue
+// and enqueues one task that pops one chunk (any chunk, so a task that
+// finds the queue emptied by the calling thread just ends). The calling
+// thread counts too, and sleeps on a futex when there is nothing to count.
+//
+// Buffers. A buffer goes reader -> filled queue -> a counting thread ->
+// ordered merge -> free queue -> reader. It goes back only once its chunk
+// is merged, so at most `buffers` chunks are ever unmerged and the merge
+// window, both queues and all memory are bounded by the pool.
+#include "pipeline/pipeline.hpp"
+
+#include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/info.h>
+#include <oneapi/tbb/task_arena.h>
+#include <oneapi/tbb/task_group.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <thread>
+
+#include "count/dispatch.hpp"
+#include "io/buffer_pool.hpp"
+#include "io/clock.hpp"
+#include "io/read_reader.hpp"
+#include "io/uring_reader.hpp"
+#include "pipeline/bounded_queue.hpp"
+#include "pipeline/ordered_merge.hpp"
+#include "pipeline/resources.hpp"
+#include "pipeline/wake_signal.hpp"
+
+namespace fastwc::pipeline {
+
+namespace {
+
+/// One arena per concurrency, created on first use and kept for the life
+/// of the process: every large input of a run reuses the same workers.
+/// They are deliberately never destroyed, so that no arena is torn down
+/// while oneTBB's own globals are being destroyed at exit.
+tbb::task_arena &shared_arena(unsigned jobs) {
+  static std::mutex mutex;
+  // Heap-allocated as well: a static map would be destroyed at exit and
+  // leave the arenas unreachable (a leak report under LeakSanitizer).
+  static auto *const arenas = new std::map<unsigned, tbb::task_arena *>;
+  static tbb::global_control *control = nullptr;
+  static unsigned control_threads = 0;
+  const std::lock_guard lock(mutex);
+  // oneTBB starts at most default_concurrency() - 1 workers; --jobs above
+  // the CPU count asks for more.
+  const auto wanted = static_cast<std::size_t>(jobs);
+  if (wanted > static_cast<std::size_t>(tbb::info::default_concurrency()) && jobs > control_threads) {
+    // Only one such object: with several, oneTBB obeys the smallest.
+    delete control;
+    control = nullptr;
+    control = new tbb::global_control(tbb::global_control::max_allowed_parallelism, wanted);
+    control_threads = jobs;
+  }
+  tbb::task_arena *&arena = (*arenas)[jobs];
+  if (arena == nullptr) {
+    // One slot is the calling thread's, for the final wait.
+    auto created = std::make_unique<tbb::task_arena>(static_cast<int>(jobs), 1);
+    created->initialize();
+    arena = created.release();
+  }
+  return *arena;
+}
+
+/// Restates, with atomics that ThreadSanitizer can see, the ordering that
+/// oneTBB provides inside its uninstrumented library: a task's creation
+/// happens before it runs (release by the reader after defer(), acquire at
+/// the task's start), and every task ends before task_group::wait returns
+/// (release at each task's end, acquire after the wait; the increments form
+/// one release sequence). A namespace-scope variable, because a task must
+/// acquire before it reads its own closure. Costs two uncontended atomic
+/// operations per chunk.
+std::atomic<std::uint64_t> task_edges{0};
+
+class Run final : public io::ReaderPort {
+ public:
+  Run(const count::ChunkCounter &counter, const count::ChunkSummary &initial, const Sizing &sizing)
+      : counter_(counter),
+        pool_(sizing.read_size, sizing.buffers),
+        free_(sizing.buffers),
+        filled_(sizing.buffers),
+        merge_(counter, initial, sizing.buffers),
+        arena_(sizing.jobs > 1 ? &shared_arena(sizing.jobs) : nullptr) {
+    for (std::uint32_t i = 0; i < sizing.buffers; ++i) free_.try_push(i);
+  }
+
+  const io::BufferPool &pool() const noexcept { return pool_; }
+
+  /// Starts the reader thread and counts until every chunk is merged.
+  /// Throws only if the thread cannot be started (then nothing was read).
+  io::ReadEnd execute(io::Reader &reader) {
+    std::thread thread([this, &reader] {
+      end_ = reader.run(*this);
+      reader_done_.store(true, std::memory_order_seq_cst);
+      consumer_wake_.notify();
+    });
+    for (;;) {
+      const std::uint32_t seen = consumer_wake_.prepare();
+      io::Chunk chunk;
+      if (take(chunk)) {
+        count_chunk(chunk);
+        continue;
+      }
+      if (finished()) break;
+      consumer_wake_.wait(seen);
+    }
+    thread.join();
+    // Tasks that found nothing, or are still returning from a merge, hold
+    // references to this object: wait for every one to end.
+    if (arena_ != nullptr) {
+      arena_->execute([this] { tasks_.wait(); });
+      task_edges.load(std::memory_order_acquire);
+    }
+    return end_;
+  }
+
+  const count::ChunkSummary &total() const noexcept { return merge_.total(); }
+  std::uint64_t count_ns() const noexcept { return count_ns_.load(std::memory_order_relaxed); }
+  std::uint64_t merge_ns() const noexcept { return merge_ns_.load(std::memory_order_relaxed); }
+
+  // ReaderPort, called on the reader thread.
+  std::uint32_t acquire(std::uint64_t &idle_ns) noexcept override {
+    std::uint32_t buffer;
+    if (free_.try_pop(buffer)) return buffer;
+    const std::uint64_t start = io::now_ns();
+    for (;;) {
+      const std::uint32_t seen = reader_wake_.prepare();
+      if (free_.try_pop(buffer)) break;
+      reader_wake_.wait(seen);
+    }
+    idle_ns += io::now_ns() - start;
+    return buffer;
+  }
+
+  bool try_acquire(std::uint32_t &buffer) noexcept override { return free_.try_pop(buffer); }
+
+  void deliver(const io::Chunk &chunk) noexcept override {
+    const std::uint64_t waiting = waiting_.fetch_add(1, std::memory_order_relaxed) + 1;
+    // Never full: it holds at most one entry per buffer.
+    filled_.try_push(chunk);
+    consumer_wake_.notify();
+    // The calling thread counts whatever arrives; a oneTBB worker is called
+    // in only when chunks pile up, i.e. when counting is slower than
+    // reading. Otherwise (-l, -c, fast kernels) idle workers would spin for
+    // the CPU the reader and the kernel's copy need.
+    if (arena_ != nullptr && waiting > 1) {
+      tbb::task_handle task = tasks_.defer([this] {
+        task_edges.load(std::memory_order_acquire);
+        count_one();
+        task_edges.fetch_add(1, std::memory_order_release);
+      });
+      task_edges.fetch_add(1, std::memory_order_release);
+      arena_->enqueue(std::move(task));
+    }
+  }
+
+  void release(std::uint32_t buffer) noexcept override { free_.try_push(buffer); }
+
+ private:
+  /// Every chunk the reader delivered is merged.
+  bool finished() const noexcept {
+    return reader_done_.load(std::memory_order_seq_cst) && merge_.merged() == end_.chunks;
+  }
+
+  bool take(io::Chunk &chunk) noexcept {
+    if (!filled_.try_pop(chunk)) return false;
+    waiting_.fetch_sub(1, std::memory_order_relaxed);
+    return true;
+  }
+
+  /// A oneTBB task: count one chunk if one is still waiting.
+  void count_one() noexcept {
+    io::Chunk chunk;
+    if (take(chunk)) count_chunk(chunk);
+  }
+
+  void count_chunk(const io::Chunk &chunk) noexcept {
+    const std::uint64_t start = io::now_ns();
+    const count::ChunkSummary summary = counter_.summarize({pool_.data(chunk.buffer), chunk.size});
+    const std::uint64_t counted = io::now_ns();
+    const std::uint64_t merged = merge_.publish(chunk.seq, summary, chunk.buffer, [this](std::uint32_t buffer) {
+      free_.try_push(buffer);
+      reader_wake_.notify();
+    });
+    count_ns_.fetch_add(counted - start, std::memory_order_relaxed);
+    if (merged == 0) return;
+    merge_ns_.fetch_add(io::now_ns() - counted, std::memory_order_relaxed);
+    // The calling thread may be asleep waiting for the last merge.
+    if (finished()) consumer_wake_.notify();
+  }
+
+  const count::ChunkCounter &counter_;
+  io::BufferPool pool_;
+  BoundedQueue<std::uint32_t> free_;
+  BoundedQueue<io::Chunk> filled_;
+  OrderedMerge merge_;
+  tbb::task_arena *arena_;
+  tbb::task_group tasks_;
+  WakeSignal reader_wake_;    ///< a buffer came back
+  WakeSignal consumer_wake_;  ///< a chunk arrived, or the last one was merged
+  std::atomic<bool> reader_done_{false};
+  /// Chunks delivered and not yet taken (a hint: relaxed).
+  std::atomic<std::uint64_t> waiting_{0};
+  io::ReadEnd end_;  ///< written by the reader thread before reader_done_
+  std::atomic<std::uint64_t> count_ns_{0};
+  std::atomic<std::uint64_t> merge_ns_{0};
+};
+
+}  // namespace
+
+Outcome run(const Input &input, const count::ChunkCounter &counter, const count::ChunkSummary &initial,
+            const ReadOptions &options, io::Sys &sys, ReadStats &stats) {
+  const std::uint64_t start = io::now_ns();
+  const std::uint64_t expected = input.positioned && input.expected_end > static_cast<std::uint64_t>(input.offset)
+                                     ? input.expected_end - static_cast<std::uint64_t>(input.offset)
+                                     : 0;
+  const Sizing sizing =
+      choose_sizing(options, cache_sizes(), options.jobs != 0 ? options.jobs : usable_cpus(), expected);
+  Run run(counter, initial, sizing);
+
+  std::optional<io::UringReader> uring;
+  std::optional<io::ReadReader> plain;
+  io::Reader *reader;
+  if (input.positioned && options.backend != IoBackend::read) {
+    io::UringSettings settings;
+    settings.depth = sizing.depth;
+    settings.register_buffers = sizing.register_buffers;
+    settings.async_reads = options.async_reads;
+    reader = &uring.emplace(input.fd, input.offset, input.expected_end, run.pool(), sys, settings);
+  } else {
+    reader = &plain.emplace(input.fd, run.pool(), sys);
+  }
+
+  const io::ReadEnd end = run.execute(*reader);
+  if (input.positioned) {
+    // Positioned reads leave the offset alone; a read(2) loop would have
+    // left it after the last byte read, where the next reader of a shared
+    // descriptor ((wc -l; cat) < file) must find it.
+    lseek(input.fd, input.offset + static_cast<off_t>(end.bytes), SEEK_SET);
+  }
+
+  const io::ReaderReport &report = reader->report();
+  stats.path = report.path;
+  stats.uring_error = report.uring_error;
+  stats.register_error = report.register_error;
+  stats.registered = report.registered;
+  stats.async_reads = report.async_reads;
+  stats.read_size = sizing.read_size;
+  stats.buffers = sizing.buffers;
+  stats.workers = sizing.jobs;
+  stats.chunks += end.chunks;
+  stats.setup_ns = report.ready_at_ns > start ? report.ready_at_ns - start : 0;
+  stats.read_wait_ns += report.wait_ns;
+  stats.read_idle_ns += report.idle_ns;
+  stats.resubmits += report.resubmits;
+  stats.count_ns += run.count_ns();
+  stats.merge_ns += run.merge_ns();
+  return {run.total(), end.bytes, end.error};
+}
+
+}  // namespace fastwc::pipeline

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Fault injection through the io::Sys seam: short reads, EINTR, EAGAIN, EIO
+// after N bytes (partial counts and the errno, as GNU reports them), a ring
+// the kernel refuses and a buffer registration it refuses. Every run must
+// give exactly the read(2) backend's result, leak no descriptor or thread,
+// and end (each run is under a hang guard).
+#include <dirent.h>
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "io_test_support.hpp"
+#include "pipeline/fd_counter.hpp"
+
+namespace {
+
+using fastwc::IoBackend;
+using fastwc::ReadOptions;
+using fastwc::ReadStats;
+using fastwc::pipeline::count_fd_with;
+using namespace io_test;
+
+ReadOptions pipelined(IoBackend backend, unsigned jobs, std::size_t read_size, bool registered = true) {
+  ReadOptions options;
+  options.jobs = jobs;
+  options.backend = backend;
+  options.read_size = read_size;
+  options.registration =
+      registered ? fastwc::BufferRegistration::always : fastwc::BufferRegistration::never;
+  options.serial_threshold = 0;
+  return options;
+}
+
+fastwc::CountResult count(int fd, const CountOptions &options, const ReadOptions &read, fastwc::io::Sys &sys,
+                          ReadStats &stats) {
+  return within(hang_limit, [&] { return count_fd_with(fd, options, read, sys, &stats); });
+}
+
+CountOptions utf8_all() {
+  CountOptions options;
+  options.selection = Selection::all();
+  options.encoding = Encoding::utf8;
+  options.word_rule = WordRule::non_space_constituents;
+  return options;
+}
+
+/// Entries of a /proc/self directory (open descriptors, threads).
+std::size_t entries(const char *dir) {
+  std::size_t n = 0;
+  if (DIR *d = ::opendir(dir)) {
+    while (const dirent *e = ::readdir(d)) n += e->d_name[0] != '.';
+    ::closedir(d);
+  }
+  return n;
+}
+
+const std::vector<IoBackend> &ring_and_read() {
+  static const std::vector<IoBackend> both = [] {
+    std::vector<IoBackend> v{IoBackend::read};
+    if (uring_available()) v.push_back(IoBackend::uring);
+    return v;
+  }();
+  return both;
+}
+
+}  // namespace
+
+TEST_CASE("faults: short reads, EINTR and EAGAIN change nothing") {
+  GlobalLocale locale("C.UTF-8");
+  const std::string contents = utf8_text(600 * 1024, 41) + invalid_text(200 * 1024, 42);
+  TempFile file(contents);
+  const CountOptions options = utf8_all();
+  const Counts expected = reference_counts(contents, options);
+  struct Fault {
+    const char *name;
+    std::size_t max_piece;
+    unsigned eintr_every;
+    unsigned eagain_every;
+  };
+  for (const Fault &fault : {Fault{"short reads", 3000, 0, 0}, Fault{"tiny reads", 7, 0, 0},
+                             Fault{"EINTR", 0, 3, 0}, Fault{"EAGAIN", 0, 0, 4},
+                             Fault{"all three", 5000, 5, 7}}) {
+    for (IoBackend backend : ring_and_read()) {
+      // read(2) is never EAGAIN on a regular file; only the ring retries it.
+      if (backend == IoBackend::read && fault.eagain_every != 0) continue;
+      for (unsigned jobs : {1u, 2u, 4u}) {
+        for (std::size_t read_size : {std::size_t{4096}, std::size_t{65536}}) {
+          CAPTURE(fault.name);
+          CAPTURE(fastwc::io_backend_name(backend));
+          CAPTURE(jobs);
+          CAPTURE(read_size);
+          FaultSys sys(jobs * 31 + static_cast<unsigned>(read_size));
+          sys.max_piece = fault.max_piece;
+          sys.eintr_every = fault.eintr_every;
+          sys.eagain_every = fault.eagain_every;
+          file.rewind();
+          ReadStats stats;
+          const auto result = count(file.fd(), options, pipelined(backend, jobs, read_size), sys, stats);
+          CHECK(result.error == 0);
+          CHECK(show(result.counts) == show(expected));
+          CHECK(::lseek(file.fd(), 0, SEEK_CUR) == static_cast<off_t>(contents.size()));
+          if (fault.max_piece == 0) CHECK(sys.injected > 0);
+          if (backend == IoBackend::uring) CHECK(stats.resubmits > 0);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("faults: EIO after N bytes gives the counts of the first N bytes and the errno") {
+  GlobalLocale locale("C.UTF-8");
+  const std::string contents = utf8_text(900 * 1024, 51);
+  TempFile file(contents);
+  const CountOptions options = utf8_all();
+  for (std::uint64_t eio_at : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{4095}, std::uint64_t{4096},
+                               std::uint64_t{300001}, static_cast<std::uint64_t>(contents.size() - 1)}) {
+    // What GNU prints: the bytes before the failing read, with an
+    // incomplete trailing character dropped.
+    const Counts expected = reference_counts(std::string_view(contents).substr(0, eio_at), options, true);
+    std::vector<std::string> seen;
+    for (IoBackend backend : ring_and_read()) {
+      for (unsigned jobs : {1u, 3u}) {
+        for (std::size_t max_piece : {std::size_t{0}, std::size_t{1000}}) {
+          CAPTURE(eio_at);
+          CAPTURE(fastwc::io_backend_name(backend));
+          CAPTURE(jobs);
+          CAPTURE(max_piece);
+          FaultSys sys;
+          sys.eio_at = eio_at;
+          sys.max_piece = max_piece;
+          file.rewind();
+          ReadStats stats;
+          const auto result = count(file.fd(), options, pipelined(backend, jobs, 4096), sys, stats);
+          CHECK(result.error == EIO);
+          CHECK(show(result.counts) == show(expected));
+          CHECK(stats.bytes == eio_at);
+          // The offset is where a read(2) loop would have stopped.
+          CHECK(::lseek(file.fd(), 0, SEEK_CUR) == static_cast<off_t>(eio_at));
+        }
+      }
+    }
+  }
+  // And on the serial path (a small input) the same.
+  FaultSys sys;
+  sys.eio_at = 1000;
+  file.rewind();
+  ReadStats stats;
+  ReadOptions serial;
+  serial.serial_threshold = std::uint64_t{1} << 40;
+  const auto result = count(file.fd(), options, serial, sys, stats);
+  CHECK(stats.path == ReadStats::Path::serial);
+  CHECK(result.error == EIO);
+  CHECK(show(result.counts) == show(reference_counts(std::string_view(contents).substr(0, 1000), options, true)));
+}
+
+TEST_CASE("faults: read(2) reports EAGAIN as GNU's safe_read does") {
+  GlobalLocale locale("C");
+  const std::string contents = ascii_text(300 * 1024, 61);
+  TempFile file(contents);
+  CountOptions options;
+  options.selection = Selection::all();
+  FaultSys sys;
+  sys.eagain_every = 3;
+  sys.eagain_in_read = true;
+  ReadStats stats;
+  const auto result = count(file.fd(), options, pipelined(IoBackend::read, 2, 8192), sys, stats);
+  CHECK(result.error == EAGAIN);
+  CHECK(result.counts.bytes == 2 * 8192);  // two reads went through, the third failed
+  CHECK(show(result.counts) == show(reference_counts(std::string_view(contents).substr(0, 2 * 8192), options, true)));
+}
+
+TEST_CASE("faults: a refused ring falls back to read(2), a refused registration to plain buffers") {
+  if (!uring_available()) return;  // io_main reports the skip
+  GlobalLocale locale("C.UTF-8");
+  const std::string contents = utf8_text(500 * 1024, 71);
+  TempFile file(contents);
+  const CountOptions options = utf8_all();
+  const Counts expected = reference_counts(contents, options);
+  for (int error : {ENOSYS, EPERM, ENOMEM}) {
+    CAPTURE(error);
+    FaultSys sys;
+    sys.ring_init_errno = error;
+    file.rewind();
+    ReadStats stats;
+    const auto result = count(file.fd(), options, pipelined(IoBackend::uring, 2, 16384), sys, stats);
+    CHECK(result.error == 0);
+    CHECK(show(result.counts) == show(expected));
+    CHECK(stats.path == ReadStats::Path::read);
+    CHECK(stats.uring_error == error);
+    CHECK(::lseek(file.fd(), 0, SEEK_CUR) == static_cast<off_t>(contents.size()));
+  }
+  for (int error : {ENOMEM, EPERM}) {
+    CAPTURE(error);
+    FaultSys sys;
+    sys.register_errno = error;
+    sys.max_piece = 5000;
+    file.rewind();
+    ReadStats stats;
+    const auto result = count(file.fd(), options, pipelined(IoBackend::uring, 3, 16384), sys, stats);
+    CHECK(result.error == 0);
+    CHECK(show(result.counts) == show(expected));
+    CHECK(stats.path == ReadStats::Path::uring);
+    CHECK_FALSE(stats.registered);
+    CHECK(stats.register_error == error);
+  }
+}
+
+TEST_CASE("faults: no descriptor or thread outlives a run, whatever happened") {
+  GlobalLocale locale("C");
+  const std::string contents = ascii_text(400 * 1024, 81);
+  TempFile file(contents);
+  CountOptions options;
+  options.selection = Selection::all();
+  auto run_all = [&] {
+    for (IoBackend backend : ring_and_read()) {
+      for (unsigned jobs : {1u, 2u, 4u}) {
+        for (int variant = 0; variant < 4; ++variant) {
+          FaultSys sys;
+          if (variant == 1) sys.eio_at = 100000;
+          if (variant == 2) sys.register_errno = ENOMEM;
+          if (variant == 3) sys.ring_init_errno = EPERM;
+          file.rewind();
+          ReadStats stats;
+          count(file.fd(), options, pipelined(backend, jobs, 4096), sys, stats);
+        }
+      }
+    }
+  };
+  run_all();  // starts oneTBB's workers, which stay for the process
+  const std::size_t fds = entries("/proc/self/fd");
+  const std::size_t threads = entries("/proc/self/task");
+  run_all();
+  CHECK(entries("/proc/self/fd") == fds);
+  CHECK(entries("/proc/self/task") == threads);
+}
