@@ -14,15 +14,20 @@
 // UTF-8 plans keep one invariant: `pos` is a unit boundary (a decoder
 // starting fresh there sees what a decoder reading from the chunk start
 // sees). A block of 64 bytes at pos is
-//  - plain ASCII: 64 one-byte units, classified with masks;
+//  - plain ASCII: 64 one-byte units, classified with masks (ascii_run);
 //  - valid UTF-8 by the standard (RFC 3629) rules, as checked with the
 //    nibble-lookup validator (Keiser and Lemire's algorithm): its units are
-//    exactly glibc's, since glibc accepts every standard sequence; a
-//    character cut by the block end is left for the next block, which then
-//    starts at its lead byte;
+//    exactly glibc's, since glibc accepts every standard sequence;
 //  - anything else (errors, glibc's 5- and 6-byte forms, values above
-//    U+10FFFF): handed to utf8_span, the exact scalar path, which stops at
-//    the first unit boundary past the block.
+//    U+10FFFF): exact_units finds glibc's units with masks, because they are
+//    local (see there).
+// A character cut by the block's end is left for the next block, which
+// starts at its lead byte. Multibyte characters get their word class and
+// width from their lead byte when all characters with that lead agree
+// (UnitClasses::lead_planes, as nibble tables), else from their 64-code-
+// point cell (UnitClasses::cell: shared properties plus an exception bit
+// map), else one by one (classify_multibyte). The last bytes of a chunk and
+// a trailing incomplete sequence go through utf8_span, the scalar path.
 #pragma once
 
 #include <cstddef>
@@ -534,6 +539,14 @@ struct SimdKernel {
         if (pending >= 4096 && flush(r, cache)) tables = lead_tables(r.classes->lead_planes());
       }
       if (cache.index[slot] != cell) {
+        if ((same & (same - 1)) == 0) {
+          // Alone in its cell and not cached: one by one is cheaper than
+          // fetching the cell (random bytes, or CJK before its lead's
+          // planes are known, where nearly every character has its own).
+          rest |= same;
+          slow &= ~same;
+          continue;
+        }
         const CellInfo info = r.classes->cell(cell, static_cast<std::uint32_t>(popcount(same)));
         if (info.planes_changed) tables = lead_tables(r.classes->lead_planes());
         cache.index[slot] = cell;
@@ -633,6 +646,10 @@ struct SimdKernel {
         pos = ascii_run<Rule95, Words, Width>(p, pos, n - 5, acc);
         continue;
       }
+      // The next block's address depends on this block's bytes (a cut
+      // character moves it back), which hides the addresses from the
+      // hardware prefetcher's view of the loop: fetch ahead explicitly.
+      __builtin_prefetch(q + 1024);
       Units u{};
       if constexpr (Isa::has_shuffle)
         u = valid_utf8(check, b) ? valid_units(b, q) : exact_units<Words || Width>(b, q);

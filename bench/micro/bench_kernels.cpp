@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Microbenchmark of the counting kernels: GB/s of ChunkCounter::summarize
+// per mode, kernel and corpus, on in-memory buffers of 256 KiB (cache
+// resident) and 256 MiB, with the reference engine beside them, printed as
+// one table against issue #3's goals. Every row also checks that each
+// kernel's counts equal the reference's (the "ok" column), so a fast wrong
+// kernel cannot pass.
+//
+// Usage: bench_kernels [--quick] [--size=KiB]...   (see --help)
+#include <algorithm>
+#include <chrono>
+#include <clocale>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "count/chunk_counter.hpp"
+#include "count/dispatch.hpp"
+#include "count/reference_counter.hpp"
+#include "locale/char_classes.hpp"
+
+namespace {
+
+using fastwc::CountOptions;
+using fastwc::Counts;
+using fastwc::Encoding;
+using fastwc::Selection;
+using fastwc::WordRule;
+using fastwc::count::ChunkCounter;
+using fastwc::count::KernelId;
+
+// ---- corpora ----
+
+enum class Corpus { english, multilingual, invalid, binary };
+
+const char *corpus_name(Corpus c) {
+  switch (c) {
+    case Corpus::english: return "English ASCII";
+    case Corpus::multilingual: return "multilingual UTF-8";
+    case Corpus::invalid: return "invalid-heavy";
+    case Corpus::binary: return "random binary";
+  }
+  return "?";
+}
+
+/// Lines of words separated by spaces, with punctuation, an indented line
+/// now and then (tabs), 40 to 100 columns per line.
+std::string english(std::size_t size, std::mt19937 &rng) {
+  static constexpr std::string_view words[] = {
+      "the", "of", "and", "to", "in", "a", "is", "that", "for", "it", "as", "was", "with", "be",
+      "by", "on", "not", "he", "this", "are", "or", "his", "from", "at", "which", "but", "have",
+      "an", "had", "they", "you", "were", "their", "one", "all", "we", "can", "her", "has",
+      "there", "been", "if", "more", "when", "will", "would", "who", "so", "no", "counting",
+      "characters", "newline", "implementation", "performance", "(example)", "words,", "end."};
+  std::uniform_int_distribution<std::size_t> pick(0, std::size(words) - 1);
+  std::uniform_int_distribution<int> len(40, 100);
+  std::string s;
+  s.reserve(size + 128);
+  while (s.size() < size) {
+    if (pick(rng) % 8 == 0) s += '\t';
+    const std::size_t start = s.size();
+    const auto target = static_cast<std::size_t>(len(rng));
+    while (s.size() - start < target) {
+      s += words[pick(rng)];
+      s += ' ';
+    }
+    s.back() = '\n';
+  }
+  s.resize(size);
+  return s;
+}
+
+/// Paragraphs in several scripts: Cyrillic, Greek, CJK, Japanese kana,
+/// Arabic, Latin with accents, plus typographic quotes, dashes and emoji.
+std::string multilingual(std::size_t size, std::mt19937 &rng) {
+  static constexpr std::string_view words[][8] = {
+      {"Привет", "мир", "это", "пример", "текста", "на", "русском", "языке"},
+      {"Καλημέρα", "κόσμε", "αυτό", "είναι", "ένα", "παράδειγμα", "κειμένου", "ελληνικά"},
+      {"这是", "一个", "中文", "文本", "的", "例子", "我们", "计算字符"},
+      {"これは", "日本語", "の", "テキスト", "です", "ひらがな", "カタカナ", "漢字"},
+      {"هذا", "مثال", "على", "نص", "باللغة", "العربية", "مع", "كلمات"},
+      {"café", "naïve", "façade", "über", "Größe", "déjà", "vu", "señor"},
+      {"“quoted”", "—", "emoji", "😀", "🎉", "text", "and", "more"},
+  };
+  std::uniform_int_distribution<std::size_t> lang(0, std::size(words) - 1);
+  std::uniform_int_distribution<std::size_t> pick(0, 7);
+  std::uniform_int_distribution<int> line(8, 16);
+  std::string s;
+  s.reserve(size + 256);
+  while (s.size() < size) {
+    const std::size_t l = lang(rng);
+    for (int n = line(rng); n > 0; --n) {
+      s += words[l][pick(rng)];
+      s += ' ';
+    }
+    s.back() = '\n';
+  }
+  s.resize(size);
+  return s;
+}
+
+/// Latin-1 text read as UTF-8: ASCII with a lone byte >= 0x80 every few
+/// words, plus some truncated and overlong sequences.
+std::string invalid(std::size_t size, std::mt19937 &rng) {
+  static constexpr std::string_view words[] = {
+      "caf\xe9", "na\xef" "ve", "\xfc" "ber", "se\xf1" "or", "the", "and", "text", "\xe4\xb8",
+      "\xc0\x80", "\xed\xa0\x80", "plain", "words", "\xff\xfe", "more"};
+  std::uniform_int_distribution<std::size_t> pick(0, std::size(words) - 1);
+  std::string s;
+  s.reserve(size + 16);
+  while (s.size() < size) {
+    s += words[pick(rng)];
+    s += pick(rng) % 10 == 0 ? '\n' : ' ';
+  }
+  s.resize(size);
+  return s;
+}
+
+std::string binary(std::size_t size, std::mt19937 &rng) {
+  std::string s(size, '\0');
+  std::uniform_int_distribution<int> byte(0, 255);
+  for (char &c : s) c = static_cast<char>(byte(rng));
+  return s;
+}
+
+std::string make_corpus(Corpus c, std::size_t size) {
+  std::mt19937 rng(42);
+  switch (c) {
+    case Corpus::english: return english(size, rng);
+    case Corpus::multilingual: return multilingual(size, rng);
+    case Corpus::invalid: return invalid(size, rng);
+    case Corpus::binary: return binary(size, rng);
+  }
+  return {};
+}
+
+// ---- modes and goals ----
+
+struct Mode {
+  const char *name;
+  Encoding encoding;
+  Selection selection;
+  WordRule rule;
+};
+
+Selection sel(bool l, bool w, bool m, bool c, bool L) { return Selection{l, w, m, c, L}; }
+
+const Mode modes[] = {
+    {"-l (any locale)", Encoding::single_byte, sel(true, false, false, false, false),
+     WordRule::printable_constituents},
+    {"-w C 9.1", Encoding::single_byte, sel(false, true, false, false, false),
+     WordRule::printable_constituents},
+    {"-w C 9.5", Encoding::single_byte, sel(false, true, false, false, false),
+     WordRule::non_space_constituents},
+    {"-lwc C 9.1", Encoding::single_byte, sel(true, true, false, true, false),
+     WordRule::printable_constituents},
+    {"-L C", Encoding::single_byte, sel(false, false, false, false, true),
+     WordRule::printable_constituents},
+    {"-m UTF-8", Encoding::utf8, sel(false, false, true, false, false),
+     WordRule::printable_constituents},
+    {"-w UTF-8 9.1", Encoding::utf8, sel(false, true, false, false, false),
+     WordRule::printable_constituents},
+    {"-w UTF-8 9.5", Encoding::utf8, sel(false, true, false, false, false),
+     WordRule::non_space_constituents},
+    {"-lwc UTF-8 9.1", Encoding::utf8, sel(true, true, false, true, false),
+     WordRule::printable_constituents},
+    {"-L UTF-8", Encoding::utf8, sel(false, false, false, false, true),
+     WordRule::printable_constituents},
+};
+
+/// Issue #3's goal in GB/s for the best kernel (0: none stated). The
+/// newline goal is for cache-resident buffers only.
+double goal(const Mode &m, Corpus c, bool cache_resident) {
+  const std::string_view name = m.name;
+  if (c == Corpus::invalid || c == Corpus::binary) return 1.0;  // adversarial floor
+  const bool ascii = c == Corpus::english;
+  if (name.starts_with("-l ")) return ascii && cache_resident ? 100 : 0;
+  if (name.starts_with("-w C") || name.starts_with("-lwc C")) return ascii ? 30 : 0;
+  if (name.starts_with("-L")) return ascii ? 5 : 0;
+  if (name.starts_with("-m")) return ascii ? 40 : 15;
+  if (name.starts_with("-w UTF-8") || name.starts_with("-lwc UTF-8")) return ascii ? 30 : 5;
+  return 0;
+}
+
+// ---- timing ----
+
+using Clock = std::chrono::steady_clock;
+
+/// Best GB/s of `run` over repetitions filling at least `min_seconds`.
+template <class F>
+double best_gbps(std::size_t bytes, double min_seconds, int min_reps, F run) {
+  double best = 1e30;
+  double total = 0;
+  for (int rep = 0; rep < min_reps || total < min_seconds; ++rep) {
+    const auto t0 = Clock::now();
+    run();
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    best = std::min(best, s);
+    total += s;
+    if (rep > 10000) break;
+  }
+  return static_cast<double>(bytes) / best / 1e9;
+}
+
+volatile std::uint64_t sink = 0;
+
+void usage() {
+  std::puts(
+      "usage: bench_kernels [--quick] [--size=KiB]... [--no-reference]\n"
+      "                     [--mode=TEXT] [--corpus=TEXT] [--kernel=NAME]\n"
+      "  GB/s of each counting kernel per mode and corpus (default sizes:\n"
+      "  256 KiB and 262144 KiB); --quick: less time per measurement;\n"
+      "  --mode, --corpus: only rows whose mode or corpus name contains TEXT;\n"
+      "  --kernel: only that kernel's column.");
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::size_t> sizes;
+  bool quick = false;
+  bool reference = true;
+  std::string_view mode_filter;
+  std::string_view corpus_filter;
+  std::string_view kernel_filter;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--quick") {
+      quick = true;
+    } else if (a == "--no-reference") {
+      reference = false;
+    } else if (a.starts_with("--mode=")) {
+      mode_filter = a.substr(7);
+    } else if (a.starts_with("--kernel=")) {
+      kernel_filter = a.substr(9);
+    } else if (a.starts_with("--corpus=")) {
+      corpus_filter = a.substr(9);
+    } else if (a.starts_with("--size=")) {
+      sizes.push_back(std::strtoull(argv[i] + 7, nullptr, 10) * 1024);
+    } else {
+      usage();
+      return a == "--help" ? 0 : 2;
+    }
+  }
+  if (sizes.empty()) sizes = {256 * 1024, std::size_t{256} * 1024 * 1024};
+
+  const fastwc::locale::CharClasses c_classes("C");
+  const fastwc::locale::CharClasses utf8_classes("C.UTF-8");
+  std::vector<KernelId> kernels;
+  for (const KernelId k : fastwc::count::all_kernels)
+    if (fastwc::count::kernel_supported(k) &&
+        (kernel_filter.empty() || kernel_filter == fastwc::count::kernel_id_name(k)))
+      kernels.push_back(k);
+
+  std::printf("fastwc kernel microbenchmark: GB/s (1e9 bytes/s), single thread, in-memory buffer,\n"
+              "best of repeated runs; active kernel: %s\n\n",
+              fastwc::count::kernel_name());
+  std::printf("| %-15s | %-18s | %9s |", "mode", "corpus", "size");
+  for (const KernelId k : kernels) std::printf(" %8s |", fastwc::count::kernel_id_name(k));
+  std::printf(" %9s | %6s | %-7s | %-3s |\n", "reference", "goal", "met", "ok");
+  std::printf("|-----------------|--------------------|-----------|");
+  for (std::size_t i = 0; i < kernels.size(); ++i) std::printf("----------|");
+  std::printf("-----------|--------|---------|-----|\n");
+
+  int failures = 0;
+  for (const std::size_t size : sizes) {
+    const bool small = size <= (std::size_t{4} << 20);
+    const double min_seconds = quick ? 0.05 : (small ? 0.3 : 1.0);
+    const int min_reps = small ? 20 : (quick ? 1 : 3);
+    for (const Corpus corpus :
+         {Corpus::english, Corpus::multilingual, Corpus::invalid, Corpus::binary}) {
+      if (std::string_view(corpus_name(corpus)).find(corpus_filter) == std::string_view::npos)
+        continue;
+      const std::string text = make_corpus(corpus, size);
+      const std::span<const std::byte> bytes(reinterpret_cast<const std::byte *>(text.data()),
+                                             text.size());
+      for (const Mode &mode : modes) {
+        if (std::string_view(mode.name).find(mode_filter) == std::string_view::npos) continue;
+        CountOptions options;
+        options.selection = mode.selection;
+        options.encoding = mode.encoding;
+        options.word_rule = mode.rule;
+        const auto &classes = mode.encoding == Encoding::utf8 ? utf8_classes : c_classes;
+
+        // The reference's counts, for the ok column.
+        fastwc::count::ReferenceCounter ref(options, classes);
+        double ref_gbps = 0;
+        if (reference && (small || !quick)) {
+          ref_gbps = best_gbps(size, small ? min_seconds : 0, small ? 3 : 1, [&] {
+            ref.update(bytes);
+            sink = sink + ref.finish().bytes;
+          });
+        }
+        ref.update(bytes);
+        Counts want = ref.finish();
+        const Selection &s = options.selection;
+        if (!s.lines) want.lines = 0;
+        if (!s.words) want.words = 0;
+        if (!s.chars) want.chars = 0;
+        if (!s.max_line_length) want.max_line_length = 0;
+
+        std::printf("| %-15s | %-18s | %6zu %s |", mode.name, corpus_name(corpus),
+                    size >= (std::size_t{1} << 20) ? size >> 20 : size >> 10,
+                    size >= (std::size_t{1} << 20) ? "MiB" : "KiB");
+        bool all_ok = true;
+        double best_kernel = 0;
+        for (const KernelId k : kernels) {
+          const ChunkCounter counter(options, classes, k);
+          const bool ok = counter.finish(counter.summarize(bytes)) == want;
+          all_ok = all_ok && ok;
+          const double gbps = best_gbps(size, min_seconds, min_reps, [&] {
+            sink = sink + counter.summarize(bytes).units.lines;
+          });
+          if (k == fastwc::count::active_kernel()) best_kernel = gbps;
+          std::printf(" %8.2f |", gbps);
+        }
+        const double g = goal(mode, corpus, small);
+        if (reference && ref_gbps > 0)
+          std::printf(" %9.3f |", ref_gbps);
+        else
+          std::printf(" %9s |", "-");
+        if (g > 0)
+          std::printf(" %6.0f | %-7s |", g, best_kernel >= g ? "yes" : "NO");
+        else
+          std::printf(" %6s | %-7s |", "-", "-");
+        std::printf(" %-3s |\n", all_ok ? "ok" : "BAD");
+        std::fflush(stdout);
+        if (!all_ok) ++failures;
+      }
+    }
+  }
+  std::printf("\ngoal/met: issue #3's goal for the active kernel at that size (adversarial inputs: "
+              ">= 1 GB/s);\nok: every kernel's counts equal the reference engine's.\n");
+  return failures == 0 ? 0 : 1;
+}
