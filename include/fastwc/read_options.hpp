@@ -42,18 +42,30 @@ struct ReadOptions {
   /// gives the same counts.
   std::size_t read_size = 0;
   /// Buffers in the pool; 0 = chosen from the cache sizes and jobs. The
-  /// pool never exceeds max_pool_bytes unless a single read needs more.
+  /// pool has at least two buffers and otherwise never exceeds
+  /// max_pool_bytes, whatever the input size.
   std::size_t buffers = 0;
   std::size_t max_pool_bytes = std::size_t{64} << 20;
   /// Regular files with fewer bytes left than this, and the first this many
   /// bytes of any other input, are counted on the calling thread with no
   /// thread, ring or arena started (a shell loop over small files pays
-  /// nothing for the pipeline).
-  std::uint64_t serial_threshold = std::uint64_t{4} << 20;
+  /// nothing for the pipeline). Measured on a shared 2-CPU machine
+  /// (bench/pipeline/run.sh --calibrate): the serial loop, one L2-resident
+  /// 256 KiB buffer and SIMD kernels, counts -l and -w at close to the
+  /// speed of read() itself, and the pipeline's start (threads, pool pages
+  /// to fault in) and hand-offs were repaid only above 64 MiB.
+  std::uint64_t serial_threshold = std::uint64_t{64} << 20;
   /// Ask for the rings' reads to be punted to io-wq workers (IOSQE_ASYNC),
-  /// so that the page-cache copy runs on another core.
+  /// so that page-cache copies run on other cores, several at once. Off by
+  /// default: on a loaded 2-CPU machine it helped as often as it hurt
+  /// (bench/runs/2026-11-29-pipeline-2cpu).
   bool async_reads = false;
   BufferRegistration registration = BufferRegistration::automatic;
+  /// The calling thread counts every chunk it can; oneTBB workers are
+  /// called in (one task per chunk) only while at least this many chunks
+  /// wait, i.e. when counting is slower than reading. 1: a task for every
+  /// chunk when jobs > 1.
+  std::size_t worker_backlog = 2;
 
   friend bool operator==(const ReadOptions &, const ReadOptions &) = default;
 };
@@ -82,6 +94,7 @@ struct ReadStats {
   const char *kernel = "none";  ///< the counting kernel (xsimd arch name)
   std::uint64_t bytes = 0;
   std::uint64_t chunks = 0;
+  std::uint64_t worker_chunks = 0;  ///< of those, counted by oneTBB workers
   std::uint64_t wall_ns = 0;
   /// From deciding on the pipeline to the first read: pool, threads, ring
   /// and buffer registration.

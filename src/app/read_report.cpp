@@ -76,7 +76,8 @@ std::string stats_stages(const std::string &name, const ReadStats &stats) {
   std::string line = name + ": stages: setup " + with_unit(static_cast<double>(stats.setup_ns) / 1e6, "ms") + "; read " + seconds(stats.read_wait_ns) + " in the kernel, " +
                      seconds(stats.read_idle_ns) + " waiting for buffers; count " + seconds(stats.count_ns) +
                      " summed over workers; merge " + seconds(stats.merge_ns) + "; " +
-                     std::to_string(stats.chunks) + " chunks, " + std::to_string(stats.resubmits) + " retried reads";
+                     std::to_string(stats.chunks) + " chunks (" + std::to_string(stats.worker_chunks) +
+                     " by oneTBB workers), " + std::to_string(stats.resubmits) + " retried reads";
   if (stats.serial_bytes != 0) line += "; first " + human_bytes(static_cast<double>(stats.serial_bytes)) + " serial";
   utsname system{};
   if (uname(&system) == 0) line += std::string("; ") + system.sysname + " " + system.release;
@@ -93,6 +94,11 @@ void report_reading(const std::string &name, const ReadStats &read_stats, bool d
                        "); reading into unregistered buffers");
   }
   if (!stats) return;
+  if (read_stats.wall_ns == 0) {
+    // The -c shortcut took the size from fstat and count_fd never ran.
+    out::report(0, name + ": size from fstat, nothing read");
+    return;
+  }
   out::report(0, stats_summary(name, read_stats));
   if (read_stats.path != ReadStats::Path::serial) out::report(0, stats_stages(name, read_stats));
 }

@@ -18,7 +18,8 @@ std::string stats_summary(const std::string &name, const ReadStats &stats);
 std::string stats_stages(const std::string &name, const ReadStats &stats);
 
 /// Prints (through out::report) the --debug lines for a fallback, if any,
-/// then the --stats lines when `stats` is set. `name` is already quoted.
+/// then the --stats lines when `stats` is set (one line when nothing was
+/// read: read_stats.wall_ns == 0). `name` is already quoted.
 void report_reading(const std::string &name, const ReadStats &read_stats, bool debug, bool stats);
 
 }  // namespace fastwc::app

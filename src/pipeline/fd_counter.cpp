@@ -118,6 +118,7 @@ CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions
     return result;
   };
 
+  bool pipeline_failed = false;
   if (may_pipeline) {
     struct stat status {};
     if (fstat(fd, &status) == 0 && S_ISREG(status.st_mode)) {
@@ -136,6 +137,7 @@ CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions
         } catch (const std::exception &) {
           // No memory for the pool, or no thread: nothing was read, so the
           // serial loop below counts the file instead.
+          pipeline_failed = true;
           stats = ReadStats{};
           if (counter.needs_kernel()) stats.kernel = count::kernel_id_name(counter.kernel());
         }
@@ -145,7 +147,6 @@ CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions
 
   const auto buffer = std::make_unique_for_overwrite<std::byte[]>(serial_buffer_size);
   count::ChunkSummary whole{};
-  bool pipeline_failed = false;
   for (;;) {
     if (may_pipeline && !pipeline_failed && whole.bytes >= read_options.serial_threshold) {
       // Larger than it looked (a pipe, a /proc file, a file that grew):

@@ -174,6 +174,14 @@ Sizing choose_sizing(const ReadOptions &options, const CacheSizes &caches, unsig
   }
   const std::size_t fitting = std::max<std::size_t>(2, options.max_pool_bytes / sizing.read_size);
   sizing.buffers = std::min(sizing.buffers, fitting);
+  if (expected_bytes != 0 && options.read_size == 0) {
+    // Every pool page is faulted in (and zeroed) on first use, which costs
+    // more than reading it: a medium file gets smaller reads, so that the
+    // pool stays within an eighth of the input.
+    while (sizing.read_size > 128 * KiB && sizing.buffers * sizing.read_size > expected_bytes / 8) {
+      sizing.read_size /= 2;
+    }
+  }
   if (expected_bytes != 0 && options.buffers == 0) {
     // A file of a few buffers needs no more (plus one for the read that
     // finds EOF): every buffer is memory to fault in, or to pin, before

@@ -39,6 +39,8 @@ struct Sizing {
   std::size_t buffers = 0;       ///< pool size
   std::size_t depth = 0;         ///< reads in flight at most (< buffers)
   bool register_buffers = true;  ///< worth pinning the pool for this input
+
+  friend bool operator==(const Sizing &, const Sizing &) = default;
 };
 
 /// Explicit options win; zeros are filled in from the caches and CPUs.

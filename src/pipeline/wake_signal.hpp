@@ -25,7 +25,10 @@ class WakeSignal {
   std::uint32_t prepare() const noexcept { return epoch_.load(std::memory_order_seq_cst); }
 
   /// Sleeps until notify() has been called after the prepare() that
-  /// returned `seen` (returns at once if it already has).
+  /// returned `seen` (returns at once if it already has). It does not spin
+  /// first: measured on a shared 2-CPU machine, polling for 20 us before
+  /// sleeping took the CPU that the reader's copy and other processes
+  /// needed, and never paid back the futex call it saved.
   void wait(std::uint32_t seen) noexcept {
     waiters_.fetch_add(1, std::memory_order_seq_cst);
     // Dekker-style pairing with notify(): either this load sees the new
@@ -37,6 +40,7 @@ class WakeSignal {
     waiters_.fetch_sub(1, std::memory_order_seq_cst);
   }
 
+  /// Wakes every waiter (a system call only if one may be asleep).
   void notify() noexcept {
     epoch_.fetch_add(1, std::memory_order_seq_cst);
     if (waiters_.load(std::memory_order_seq_cst) != 0) {

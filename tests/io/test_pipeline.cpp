@@ -78,6 +78,8 @@ std::vector<std::pair<const char *, CountOptions>> option_sets(Encoding encoding
 
 ReadOptions pipelined(unsigned jobs, const Backend &backend, std::size_t read_size) {
   ReadOptions options;
+  // Half the runs hand every chunk to a oneTBB task, half only a backlog.
+  options.worker_backlog = read_size % 2 == 0 ? 1 : 2;
   options.jobs = jobs;
   options.backend = backend.backend;
   options.read_size = read_size;
@@ -98,6 +100,7 @@ off_t offset_of(int fd) { return ::lseek(fd, 0, SEEK_CUR); }
 
 TEST_CASE("pipeline: every input, read size, job count and backend gives the reference counts") {
   const std::vector<Input> all_inputs = inputs();
+  std::uint64_t worker_chunks = 0;
   // Plain variables, not structured bindings: CAPTURE's lambdas cannot
   // refer to those before C++20's relaxation, which clang 14 lacks.
   for (const auto &locale_case : {std::pair{"C", Encoding::single_byte}, std::pair{"C.UTF-8", Encoding::utf8}}) {
@@ -128,6 +131,8 @@ TEST_CASE("pipeline: every input, read size, job count and backend gives the ref
               CHECK(stats.path == (backend.backend == IoBackend::read ? ReadStats::Path::read : ReadStats::Path::uring));
               CHECK(stats.registered == (backend.backend == IoBackend::uring && backend.registered));
               CHECK(stats.workers == jobs);
+              if (jobs == 1) CHECK(stats.worker_chunks == 0);
+              worker_chunks += stats.worker_chunks;
               CHECK(stats.async_reads == backend.async);
               CHECK(stats.read_size == read_size);
               CHECK(stats.bytes == input.contents.size());
@@ -138,6 +143,10 @@ TEST_CASE("pipeline: every input, read size, job count and backend gives the ref
       }
     }
   }
+  // The oneTBB workers did count (with worker_backlog 1, every chunk is
+  // offered to them; the calling thread takes many first).
+  MESSAGE("chunks counted by oneTBB workers: " << worker_chunks);
+  CHECK(worker_chunks > 0);
 }
 
 TEST_CASE("pipeline: counting starts at the descriptor's offset and leaves it at the end") {

@@ -228,3 +228,40 @@ TEST_CASE("resources: the pool follows the caches and stays bounded") {
   CHECK(sized.buffers * sized.read_size <= explicit_options.max_pool_bytes);
   CHECK(sized.buffers >= 2);
 }
+
+TEST_CASE("resources: a known input size shrinks the pool and decides registration") {
+  using fastwc::BufferRegistration;
+  using fastwc::pipeline::CacheSizes;
+  using fastwc::pipeline::choose_sizing;
+  constexpr std::size_t MiB = 1 << 20;
+  const CacheSizes caches{MiB, 32 * MiB};
+  const ReadOptions defaults;
+
+  const auto large = choose_sizing(defaults, caches, 2, std::uint64_t{1} << 30);
+  CHECK(large.read_size == MiB);
+  CHECK(large.register_buffers);
+  CHECK(large == choose_sizing(defaults, caches, 2, 0));  // unknown: the same
+
+  // A medium file: the pool stays within an eighth of it (reads no smaller
+  // than 128 KiB), and is not worth pinning.
+  const auto medium = choose_sizing(defaults, caches, 2, 8 * MiB);
+  CHECK(medium.read_size >= 128 * 1024);
+  CHECK(medium.read_size < MiB);
+  CHECK(medium.buffers * medium.read_size <= MiB);
+  CHECK(medium.depth < medium.buffers);
+
+  // A file of a few reads gets no more buffers than it can fill.
+  ReadOptions big_reads;
+  big_reads.read_size = 4 * MiB;
+  const auto few = choose_sizing(big_reads, caches, 8, 6 * MiB);
+  CHECK(few.read_size == 4 * MiB);
+  CHECK(few.buffers == 3);  // 1.5 reads of data, and the read that finds EOF
+  CHECK_FALSE(few.register_buffers);
+
+  ReadOptions always;
+  always.registration = BufferRegistration::always;
+  CHECK(choose_sizing(always, caches, 2, MiB).register_buffers);
+  ReadOptions never;
+  never.registration = BufferRegistration::never;
+  CHECK_FALSE(choose_sizing(never, caches, 2, std::uint64_t{1} << 30).register_buffers);
+}
