@@ -12,7 +12,15 @@
 #if FASTWC_KERNELS_X86
 #include <cpuid.h>
 #if __has_include(<sys/platform/x86.h>)
+#if defined(__clang__)
+// glibc 2.36's header is C: it returns _Bool, which g++ accepts in C++ as
+// an extension and clang++ 14 rejects.
+#define _Bool bool
 #include <sys/platform/x86.h>
+#undef _Bool
+#else
+#include <sys/platform/x86.h>
+#endif
 #define FASTWC_HAVE_GLIBC_CPU_FEATURES 1
 #endif
 #endif

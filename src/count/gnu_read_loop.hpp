@@ -69,7 +69,7 @@ CountResult count_with_gnu_reads(const CountOptions &options, ReadFunction &&rea
     } else if (n == 0 || errno != EINTR) {
       const int error = n == 0 ? 0 : errno;
       Counts counts = error == 0 ? counter.finish() : counter.finish_after_error();
-      counts.words += corrector.finish();
+      counts.words += corrector.finish(error != 0);
       return {counts, error};
     }
   }

@@ -31,7 +31,7 @@ SplitRescanCorrector::SplitRescanCorrector(const CountOptions &options,
       word_rule_(options.word_rule),
       nbsp_separates_(options.nbsp_separates_words) {}
 
-bool SplitRescanCorrector::is_separator_unit(std::uint64_t at, bool at_end,
+bool SplitRescanCorrector::is_separator_unit(std::uint64_t at, bool at_end, bool after_error,
                                              bool &decided) const noexcept {
   const auto available = static_cast<std::size_t>(end_ - at);
   decided = true;
@@ -53,6 +53,9 @@ bool SplitRescanCorrector::is_separator_unit(std::uint64_t at, bool at_end,
     decided = false;
     return false;
   }
+  // After a read error GNU never sees a sequence cut by the end: nothing
+  // follows, as at the end of input.
+  if (unit.status == DecodeStatus::incomplete && after_error) return true;
   // An encoding error (or a sequence cut by end of input) is a word
   // character under the 9.5 rule.
   if (unit.status != DecodeStatus::ok) return false;
@@ -60,7 +63,7 @@ bool SplitRescanCorrector::is_separator_unit(std::uint64_t at, bool at_end,
          locale::WordClass::separator;
 }
 
-void SplitRescanCorrector::resolve(bool at_end) noexcept {
+void SplitRescanCorrector::resolve(bool at_end, bool after_error) noexcept {
   std::size_t kept = 0;
   for (std::size_t i = 0; i < pending_count_; ++i) {
     const std::uint64_t start = pending_[i];
@@ -77,7 +80,8 @@ void SplitRescanCorrector::resolve(bool at_end) noexcept {
     } else if (split.status == DecodeStatus::ok &&
                classes_.wide_word_class(split.code_point, word_rule_, nbsp_separates_) ==
                    locale::WordClass::separator) {
-      const bool separator_follows = is_separator_unit(start + split.length, at_end, decided);
+      const bool separator_follows =
+          is_separator_unit(start + split.length, at_end, after_error, decided);
       if (decided && separator_follows) ++extra_words_;
     }
     // An invalid sequence is skipped a byte at a time as in one buffer, and
@@ -144,8 +148,8 @@ void SplitRescanCorrector::on_read(std::span<const std::uint8_t> bytes) noexcept
   }
 }
 
-std::uint64_t SplitRescanCorrector::finish() noexcept {
-  resolve(true);
+std::uint64_t SplitRescanCorrector::finish(bool after_error) noexcept {
+  resolve(true, after_error);
   pending_count_ = 0;
   carried_ = 0;
   return extra_words_;

@@ -41,15 +41,18 @@ class SplitRescanCorrector {
   std::size_t carried_bytes() const noexcept { return carried_; }
 
   /// Ends the stream (end of input, or a read error: GNU stops reading
-  /// either way) and returns the extra words.
-  std::uint64_t finish() noexcept;
+  /// either way) and returns the extra words. after_error: reading failed,
+  /// so an incomplete sequence at the end is dropped (GNU leaves its loop
+  /// at once) instead of being read as encoding errors, which start a word.
+  std::uint64_t finish(bool after_error = false) noexcept;
 
  private:
   /// Decides what the bytes at hand allow, in stream order.
-  void resolve(bool at_end) noexcept;
+  void resolve(bool at_end, bool after_error = false) noexcept;
   void append(const std::uint8_t *data, std::size_t size) noexcept;
   void trim_window() noexcept;
-  bool is_separator_unit(std::uint64_t at, bool at_end, bool &decided) const noexcept;
+  bool is_separator_unit(std::uint64_t at, bool at_end, bool after_error,
+                         bool &decided) const noexcept;
   std::uint8_t byte_at(std::uint64_t position) const noexcept {
     return window_[static_cast<std::size_t>(position - window_start_)];
   }

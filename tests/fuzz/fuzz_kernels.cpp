@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Fuzz target: kernel equivalence. The first byte chooses the locale, the
+// word rule, the no-break-space rule and the selection (fuzz_support.hpp);
+// the rest is the text. Every kernel this build and CPU can run (scalar,
+// SSE2, AVX2, AVX-512BW: ChunkCounter with the kernel forced, as
+// FASTWC_KERNEL forces it for the whole process), the public Counter and
+// count_buffer (the dispatched kernel) must all give the reference
+// engine's counts, after a normal end and after a read error.
+#include <cstddef>
+#include <cstdint>
+
+#include "fuzz_support.hpp"
+
+using namespace fastwc_fuzz;
+namespace count = fastwc::count;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
+  Input input(data, size);
+  const CountOptions options = decode_options(input.byte());
+  const auto text = input.rest();
+  const auto &classes = use_locale(options);
+
+  count::ReferenceCounter reference(options, classes);
+  reference.update(text);
+  const Counts expected = as_reported(reference.finish(), options.selection);
+  reference.update(text);
+  const Counts expected_after_error =
+      as_reported(reference.finish_after_error(), options.selection);
+
+  for (const count::KernelId kernel : count::all_kernels) {
+    if (!count::kernel_supported(kernel)) continue;
+    const count::ChunkCounter counter(options, classes, kernel);
+    const count::ChunkSummary whole = counter.summarize(text);
+    expect_equal(counter.finish(whole), expected, count::kernel_id_name(kernel));
+    expect_equal(counter.finish(whole, true), expected_after_error, count::kernel_id_name(kernel));
+  }
+
+  fastwc::Counter counter(options);
+  counter.update(text);
+  expect_equal(counter.finish(), expected, "Counter::finish");
+  // finish() resets the Counter: reusing it must count afresh.
+  counter.update(text);
+  expect_equal(counter.finish_after_error(), expected_after_error, "Counter::finish_after_error");
+  expect_equal(fastwc::count_buffer(text, options), expected, "count_buffer");
+  return 0;
+}

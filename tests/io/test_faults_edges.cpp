@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Faults at the io::Sys seam that test_faults.cpp leaves out (issue #6):
+//  - a read or ring completion that stalls for a while: waited for, with
+//    every thread asleep (no spinning), and the counts unchanged;
+//  - a file truncated, or grown, while it is being read: no crash, no hang,
+//    counts that are exactly those of the bytes read (a prefix of the file
+//    for a truncated one, the whole grown file for a grown one);
+//  - EIO on a pipe before, at and after the point where the serial loop
+//    hands the rest to the pipeline: GNU's partial count and EIO;
+//  - EIO under GNU 9.5+'s read-boundary quirk (the GNU read loop):
+//    exactly the reference loop's partial count;
+//  - a pipeline that cannot get memory for its pool: the serial loop
+//    counts instead, for a file and for a pipe.
+// Every run is under within()'s hang guard.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "count/gnu_read_loop.hpp"
+#include "io_test_support.hpp"
+#include "pipeline/fd_counter.hpp"
+
+namespace {
+
+using fastwc::IoBackend;
+using fastwc::ReadOptions;
+using fastwc::ReadStats;
+using fastwc::pipeline::count_fd_with;
+using namespace io_test;
+
+ReadOptions pipelined(IoBackend backend, unsigned jobs, std::size_t read_size) {
+  ReadOptions options;
+  options.jobs = jobs;
+  options.backend = backend;
+  options.read_size = read_size;
+  options.serial_threshold = 0;
+  return options;
+}
+
+fastwc::CountResult count(int fd, const CountOptions &options, const ReadOptions &read,
+                          fastwc::io::Sys &sys, ReadStats &stats) {
+  return within(hang_limit, [&] { return count_fd_with(fd, options, read, sys, &stats); });
+}
+
+CountOptions utf8_all() {
+  CountOptions options;
+  options.selection = Selection::all();
+  options.encoding = Encoding::utf8;
+  options.word_rule = WordRule::non_space_constituents;
+  return options;
+}
+
+std::vector<IoBackend> ring_and_read() {
+  std::vector<IoBackend> v{IoBackend::read};
+  if (uring_available()) v.push_back(IoBackend::uring);
+  return v;
+}
+
+/// CPU time (user + system) of the whole process so far, in seconds.
+double process_cpu_seconds() {
+  rusage usage{};
+  REQUIRE(::getrusage(RUSAGE_SELF, &usage) == 0);
+  auto seconds = [](const timeval &t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+/// A Sys that runs a hook once, at its n-th read or ring completion (on the
+/// reader thread, or the caller's serial loop), and is otherwise real.
+class HookSys final : public fastwc::io::Sys {
+ public:
+  template <class F>
+  HookSys(unsigned at_call, F &&hook) : at_call_(at_call), hook_(std::forward<F>(hook)) {}
+
+  ssize_t read(int fd, void *buffer, std::size_t size) noexcept override {
+    tick();
+    return Sys::real().read(fd, buffer, size);
+  }
+  int ring_result(std::uint64_t, std::size_t, int result) noexcept override {
+    tick();
+    return result;
+  }
+  bool fired() const noexcept { return fired_; }
+
+ private:
+  void tick() noexcept {
+    if (++calls_ == at_call_) {
+      hook_();
+      fired_ = true;
+    }
+  }
+  unsigned at_call_;
+  unsigned calls_ = 0;
+  bool fired_ = false;
+  std::function<void()> hook_;
+};
+
+/// A Sys whose read(2) delivers at most `limit` bytes in all, then fails
+/// with EIO: an I/O error after N bytes on a descriptor without offsets
+/// (FaultSys::eio_at needs lseek, which a pipe refuses).
+class EioAfterBytesSys final : public fastwc::io::Sys {
+ public:
+  explicit EioAfterBytesSys(std::uint64_t limit) : limit_(limit) {}
+  ssize_t read(int fd, void *buffer, std::size_t size) noexcept override {
+    if (delivered_ >= limit_) {
+      errno = EIO;
+      return -1;
+    }
+    size = static_cast<std::size_t>(std::min<std::uint64_t>(size, limit_ - delivered_));
+    const ssize_t n = Sys::real().read(fd, buffer, size);
+    if (n > 0) delivered_ += static_cast<std::uint64_t>(n);
+    return n;
+  }
+
+ private:
+  std::uint64_t limit_;
+  std::uint64_t delivered_ = 0;
+};
+
+/// A second descriptor on the same open file, for writing (TempFile's is
+/// read-only): through /proc/self/fd, as a tool in another process would.
+int writable_twin(int fd, int flags) {
+  const std::string path = "/proc/self/fd/" + std::to_string(fd);
+  const int twin = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | flags);
+  REQUIRE(twin >= 0);
+  return twin;
+}
+
+}  // namespace
+
+TEST_CASE("faults: a stalled read or completion is waited for, asleep, and changes nothing") {
+  GlobalLocale locale("C.UTF-8");
+  const std::string contents = utf8_text(3 * 1024 * 1024, 91);
+  TempFile file(contents);
+  const CountOptions options = utf8_all();
+  const Counts expected = reference_counts(contents, options);
+  constexpr auto stall = std::chrono::milliseconds(1500);
+  for (IoBackend backend : ring_and_read()) {
+    for (unsigned jobs : {1u, 3u}) {
+      const std::string backend_name = fastwc::io_backend_name(backend);
+      CAPTURE(backend_name);
+      CAPTURE(jobs);
+      const ReadOptions read = pipelined(backend, jobs, 64 * 1024);
+      // The same run without the stall, for the CPU time it takes anyway.
+      HookSys quick(5, [] {});
+      file.rewind();
+      ReadStats stats;
+      double before = process_cpu_seconds();
+      REQUIRE(show(count(file.fd(), options, read, quick, stats).counts) == show(expected));
+      const double cpu_without = process_cpu_seconds() - before;
+
+      // The fifth read (or completion) takes 1.5 s to come back: a disk
+      // that stalls, a completion that comes late. Meanwhile the counting
+      // threads must sleep (futex, oneTBB's idle workers), not spin.
+      HookSys slow(5, [stall] { std::this_thread::sleep_for(stall); });
+      file.rewind();
+      before = process_cpu_seconds();
+      const auto wall_start = std::chrono::steady_clock::now();
+      const auto result = count(file.fd(), options, read, slow, stats);
+      const auto wall = std::chrono::steady_clock::now() - wall_start;
+      const double cpu_with = process_cpu_seconds() - before;
+      CHECK(slow.fired());
+      CHECK(result.error == 0);
+      CHECK(show(result.counts) == show(expected));
+      CHECK(wall >= stall);
+      // A thread spinning through the stall would burn about 1.5 s of CPU;
+      // allow a third of that for noise (sanitizers, a busy machine).
+      MESSAGE("CPU seconds without the stall " << cpu_without << ", with it " << cpu_with);
+      CHECK(cpu_with - cpu_without < 0.5);
+    }
+  }
+}
+
+TEST_CASE("faults: a file truncated while it is read gives the counts of a prefix, and ends") {
+  GlobalLocale locale("C.UTF-8");
+  const std::string contents = utf8_text(2 * 1024 * 1024, 92) + invalid_text(512 * 1024, 93);
+  const CountOptions options = utf8_all();
+  for (IoBackend backend : ring_and_read()) {
+    for (unsigned jobs : {1u, 2u}) {
+      for (std::uint64_t new_size :
+           {std::uint64_t{0}, std::uint64_t{300000}, std::uint64_t{1500001}}) {
+        const std::string backend_name = fastwc::io_backend_name(backend);
+        CAPTURE(backend_name);
+        CAPTURE(jobs);
+        CAPTURE(new_size);
+        TempFile file(contents);
+        const int twin = writable_twin(file.fd(), 0);
+        HookSys sys(
+            3, [twin, new_size] { REQUIRE(::ftruncate(twin, static_cast<off_t>(new_size)) == 0); });
+        ReadStats stats;
+        const auto result =
+            count(file.fd(), options, pipelined(backend, jobs, 32 * 1024), sys, stats);
+        ::close(twin);
+        CHECK(sys.fired());
+        CHECK(result.error == 0);
+        // Reads that completed before the truncation keep their bytes; the
+        // others see the new end. Whatever was read is a prefix of the
+        // original contents, at least the new size long.
+        CHECK(stats.bytes >= new_size);
+        CHECK(stats.bytes <= contents.size());
+        CHECK(show(result.counts) ==
+              show(reference_counts(std::string_view(contents).substr(0, stats.bytes), options)));
+        CHECK(::lseek(file.fd(), 0, SEEK_CUR) == static_cast<off_t>(stats.bytes));
+      }
+    }
+  }
+}
+
+TEST_CASE("faults: a file that grows while it is read is counted to its new end") {
+  GlobalLocale locale("C.UTF-8");
+  const std::string contents = utf8_text(2 * 1024 * 1024, 94);
+  const std::string appended = invalid_text(700 * 1024, 95) + "tail without newline";
+  const CountOptions options = utf8_all();
+  const Counts expected = reference_counts(contents + appended, options);
+  for (IoBackend backend : ring_and_read()) {
+    for (unsigned jobs : {1u, 3u}) {
+      for (bool serial : {false, true}) {
+        const std::string backend_name = fastwc::io_backend_name(backend);
+        CAPTURE(backend_name);
+        CAPTURE(jobs);
+        CAPTURE(serial);
+        TempFile file(contents);
+        const int twin = writable_twin(file.fd(), O_APPEND);
+        // At the first read, long before any read reaches the old end: the
+        // pipeline must read past the size fstat gave (expected_end).
+        HookSys sys(1, [twin, &appended] {
+          REQUIRE(::write(twin, appended.data(), appended.size()) ==
+                  static_cast<ssize_t>(appended.size()));
+        });
+        ReadOptions read = pipelined(backend, jobs, 64 * 1024);
+        if (serial) read.serial_threshold = std::uint64_t{1} << 40;
+        ReadStats stats;
+        const auto result = count(file.fd(), options, read, sys, stats);
+        ::close(twin);
+        CHECK(sys.fired());
+        CHECK(result.error == 0);
+        CHECK(stats.bytes == contents.size() + appended.size());
+        CHECK(show(result.counts) == show(expected));
+      }
+    }
+  }
+}
+
+TEST_CASE("faults: EIO on a pipe before, at and after the serial loop hands over to the pipeline") {
+  GlobalLocale locale("C.UTF-8");
+  const std::string contents = utf8_text(3 * 1024 * 1024, 96);
+  const CountOptions options = utf8_all();
+  constexpr std::uint64_t threshold = 1024 * 1024;
+  for (std::uint64_t limit : {std::uint64_t{0}, std::uint64_t{100000}, threshold, threshold + 1,
+                              std::uint64_t{2500001}}) {
+    for (unsigned jobs : {1u, 2u}) {
+      CAPTURE(limit);
+      CAPTURE(jobs);
+      FedPipe pipe(contents, static_cast<unsigned>(limit % 1000 + jobs));
+      EioAfterBytesSys sys(limit);
+      ReadOptions read;
+      read.jobs = jobs;
+      read.read_size = 16 * 1024;
+      read.serial_threshold = threshold;
+      ReadStats stats;
+      const auto result = count(pipe.fd(), options, read, sys, stats);
+      CHECK(result.error == EIO);
+      CHECK(stats.bytes == limit);
+      CHECK(show(result.counts) ==
+            show(reference_counts(std::string_view(contents).substr(0, limit), options, true)));
+      // Past the threshold the pipeline took over (a pipe: read(2)).
+      CHECK((stats.path == ReadStats::Path::serial) == (limit < threshold));
+    }
+  }
+}
+
+TEST_CASE("faults: EIO in GNU 9.5+'s read loop gives the reference loop's partial count") {
+  GlobalLocale locale("C.UTF-8");
+  CountOptions options = utf8_all();
+  options.gnu_split_rescan_read_size = 16;
+  // 15 word bytes, then U+202F (E2 80 AF) cut by the first 16-byte read,
+  // completed by the second, which also ends inside the next U+202F; the
+  // third read fails. GNU re-reads AF as an encoding error, which starts
+  // a word, and never sees the cut E2: 2 words.
+  std::string contents(15, 'w');
+  for (int i = 0; i < 40; ++i) contents += "\xe2\x80\xaf";
+  contents += utf8_text(20000, 97);
+  std::vector<std::uint64_t> failures{19, 0, 1, 16, 17, 18, 100, 4097};
+  for (std::uint64_t at = 23; at < 20000; at += 977) failures.push_back(at);
+  for (const std::uint64_t eio_at : failures) {
+    CAPTURE(eio_at);
+    // The oracle: the reference GNU loop over the same reads.
+    std::size_t offset = 0;
+    const auto expected = fastwc::count::count_with_gnu_reads_reference(
+        options, [&](std::byte *buffer, std::size_t size) -> ssize_t {
+          if (offset >= eio_at) {
+            errno = EIO;
+            return -1;
+          }
+          const std::size_t n = std::min<std::size_t>(size, eio_at - offset);
+          std::memcpy(buffer, contents.data() + offset, n);
+          offset += n;
+          return static_cast<ssize_t>(n);
+        });
+    REQUIRE(expected.error == EIO);
+    if (eio_at == 19) REQUIRE(expected.counts.words == 2);
+    TempFile file(contents);
+    FaultSys sys;
+    sys.eio_at = eio_at;
+    ReadStats stats;
+    const auto result = count(file.fd(), options, ReadOptions{}, sys, stats);
+    CHECK(result.error == EIO);
+    CHECK(show(result.counts) == show(expected.counts));
+  }
+}
+
+TEST_CASE("faults: a pipeline that cannot get its memory counts serially instead") {
+  GlobalLocale locale("C.UTF-8");
+  const std::string contents = utf8_text(1024 * 1024, 98);
+  const CountOptions options = utf8_all();
+  const Counts expected = reference_counts(contents, options);
+  // A million buffers of 1 GiB: more than the address space, so the pool's
+  // mmap fails whatever the overcommit policy.
+  ReadOptions huge;
+  huge.jobs = 2;
+  huge.read_size = std::size_t{1} << 30;
+  huge.buffers = std::size_t{1} << 20;
+  huge.max_pool_bytes = ~std::size_t{0};
+  huge.serial_threshold = 0;
+  for (IoBackend backend : ring_and_read()) {
+    const std::string backend_name = fastwc::io_backend_name(backend);
+    CAPTURE(backend_name);
+    huge.backend = backend;
+    TempFile file(contents);
+    ReadStats stats;
+    const auto result = count(file.fd(), options, huge, fastwc::io::Sys::real(), stats);
+    CHECK(result.error == 0);
+    CHECK(show(result.counts) == show(expected));
+    CHECK(stats.path == ReadStats::Path::serial);
+    CHECK(::lseek(file.fd(), 0, SEEK_CUR) == static_cast<off_t>(contents.size()));
+  }
+  // A pipe that passes the threshold: the pipeline fails to start after the
+  // serial prefix, and the serial loop goes on from there.
+  huge.serial_threshold = 64 * 1024;
+  FedPipe pipe(contents, 5);
+  ReadStats stats;
+  const auto result = count(pipe.fd(), options, huge, fastwc::io::Sys::real(), stats);
+  CHECK(result.error == 0);
+  CHECK(show(result.counts) == show(expected));
+  CHECK(stats.path == ReadStats::Path::serial);
+}
