@@ -61,6 +61,12 @@ struct ReadOptions {
   /// (bench/runs/2026-11-29-pipeline-2cpu).
   bool async_reads = false;
   BufferRegistration registration = BufferRegistration::automatic;
+  /// An io_uring read still outstanding after this many milliseconds is
+  /// looked into, so that a completion that never comes cannot hang the
+  /// reader: a read the kernel is still running is waited for, as read(2)
+  /// would be; one the kernel had not started is cancelled, and one it no
+  /// longer knows (a lost completion) is redone with pread(2). 0: never.
+  std::uint32_t ring_check_ms = 5000;
   /// The calling thread counts every chunk it can; oneTBB workers are
   /// called in (one task per chunk) only while at least this many chunks
   /// wait, i.e. when counting is slower than reading. 1: a task for every
@@ -104,6 +110,9 @@ struct ReadStats {
   std::uint64_t count_ns = 0;       ///< summed over the counting threads
   std::uint64_t merge_ns = 0;       ///< ordered merge, summed
   std::uint64_t resubmits = 0;      ///< short reads, EAGAIN and EINTR retried
+  /// Ring reads whose completion did not come in ring_check_ms, redone
+  /// with pread(2).
+  std::uint64_t redone_reads = 0;
 };
 
 }  // namespace fastwc

@@ -78,6 +78,7 @@ std::string stats_stages(const std::string &name, const ReadStats &stats) {
                      " summed over workers; merge " + seconds(stats.merge_ns) + "; " +
                      std::to_string(stats.chunks) + " chunks (" + std::to_string(stats.worker_chunks) +
                      " by oneTBB workers), " + std::to_string(stats.resubmits) + " retried reads";
+  if (stats.redone_reads != 0) line += ", " + std::to_string(stats.redone_reads) + " redone with pread()";
   if (stats.serial_bytes != 0) line += "; first " + human_bytes(static_cast<double>(stats.serial_bytes)) + " serial";
   utsname system{};
   if (uname(&system) == 0) line += std::string("; ") + system.sysname + " " + system.release;
@@ -92,6 +93,10 @@ void report_reading(const std::string &name, const ReadStats &read_stats, bool d
   if (debug && read_stats.register_error != 0) {
     out::report(0, name + ": io_uring buffer registration refused (" + std::strerror(read_stats.register_error) +
                        "); reading into unregistered buffers");
+  }
+  if (debug && read_stats.redone_reads != 0) {
+    out::report(0, name + ": " + std::to_string(read_stats.redone_reads) +
+                       " io_uring reads did not complete in time; read again with pread()");
   }
   if (!stats) return;
   if (read_stats.wall_ns == 0) {

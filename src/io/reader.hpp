@@ -63,6 +63,7 @@ struct ReaderReport {
   std::uint64_t wait_ns = 0;
   std::uint64_t idle_ns = 0;
   std::uint64_t resubmits = 0;
+  std::uint64_t redone_reads = 0;
 };
 
 /// Reads one input to its end. run() is called once, on the reader thread;

@@ -10,6 +10,7 @@
 #include <liburing.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "io/sys.hpp"
@@ -39,6 +40,15 @@ class Ring {
   int submit() noexcept;
   /// Waits for a completion (EINTR is retried): 0 or -errno.
   int wait(io_uring_cqe **cqe) noexcept;
+  /// The same for at most `timeout_ms` milliseconds (0: no limit): -ETIME
+  /// when none came.
+  int wait_for(io_uring_cqe **cqe, unsigned timeout_ms) noexcept;
+  /// Cancels the request tagged `user_data` without waiting
+  /// (IORING_REGISTER_SYNC_CANCEL, Linux 6.0): 0 when it had not started
+  /// (its completion, -ECANCELED, is then posted), -ENOENT when the kernel
+  /// holds no such request, -EALREADY or -ETIME while it is running,
+  /// -EINVAL on older kernels.
+  int cancel(std::uint64_t user_data) noexcept;
   /// A completion if one is ready, else nullptr.
   io_uring_cqe *peek() noexcept;
   void seen(io_uring_cqe *cqe) noexcept { io_uring_cqe_seen(&ring_, cqe); }

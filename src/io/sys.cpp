@@ -9,6 +9,10 @@ namespace fastwc::io {
 
 ssize_t Sys::read(int fd, void *buffer, std::size_t size) noexcept { return ::read(fd, buffer, size); }
 
+ssize_t Sys::pread(int fd, void *buffer, std::size_t size, off_t offset) noexcept {
+  return ::pread(fd, buffer, size, offset);
+}
+
 int Sys::ring_init(unsigned entries, io_uring *ring, unsigned flags) noexcept {
   return io_uring_queue_init(entries, ring, flags);
 }

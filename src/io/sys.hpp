@@ -9,6 +9,7 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 
@@ -24,6 +25,9 @@ class Sys {
 
   /// read(2): bytes read, or -1 with errno set.
   virtual ssize_t read(int fd, void *buffer, std::size_t size) noexcept;
+  /// pread(2), with which the ring reader redoes a read whose completion
+  /// did not come: bytes read, or -1 with errno set.
+  virtual ssize_t pread(int fd, void *buffer, std::size_t size, off_t offset) noexcept;
   /// io_uring_queue_init(): 0 or -errno.
   virtual int ring_init(unsigned entries, io_uring *ring, unsigned flags) noexcept;
   /// io_uring_register_buffers(): 0 or -errno.
@@ -33,7 +37,10 @@ class Sys {
   /// sees. A fake may shorten a read (the reader resubmits the rest) or
   /// turn it into an error; the bytes already in the buffer are ignored
   /// beyond the returned length.
+  /// A fake may also return lost_completion: the reader then never sees
+  /// this completion, as if the kernel had lost it.
   virtual int ring_result(std::uint64_t offset, std::size_t requested, int result) noexcept;
+  static constexpr int lost_completion = INT_MIN;
 
   /// The real system calls.
   static Sys &real() noexcept;

@@ -8,6 +8,16 @@
 // their buffers dropped, exactly what a read(2) loop that stopped there
 // would have seen. A short read is not EOF: the rest is asked for again,
 // and only a read returning 0 ends the input.
+//
+// A completion that does not come (issue #6): every check_ms without one,
+// the reader asks the kernel to cancel each read still out, without
+// waiting (IORING_REGISTER_SYNC_CANCEL). A read the kernel is running is
+// left to finish, as a blocked read(2) would be; one it had not started
+// completes with -ECANCELED; one it no longer holds (a completion lost, or
+// posted late) is given one more period and then presumed lost. Those two
+// are redone here with pread(2), so the input always advances. Each read
+// carries a generation in its user_data, so a completion that turns up
+// after its read was redone is recognised and dropped.
 #include "io/uring_reader.hpp"
 
 #include <sched.h>
@@ -22,15 +32,6 @@
 namespace fastwc::io {
 
 namespace {
-
-/// The state of the read into one buffer.
-struct Request {
-  std::uint64_t offset = 0;  ///< file offset of the buffer's first byte
-  std::uint32_t got = 0;     ///< bytes in the buffer so far
-  bool done = false;
-  bool eof = false;
-  int error = 0;
-};
 
 /// Buffer indices in file order: a ring as large as the pool.
 class OrderQueue {
@@ -53,11 +54,47 @@ class OrderQueue {
   std::size_t size_ = 0;
 };
 
+/// user_data of a read: the buffer index and the read's generation.
+std::uint64_t tag(std::uint32_t buffer, std::uint32_t generation) noexcept {
+  return (std::uint64_t{generation} << 32) | buffer;
+}
+
 bool retry_submit(int result) noexcept {
   return result == -EINTR || result == -EAGAIN || result == -EBUSY;
 }
 
 }  // namespace
+
+/// The state of the read into one buffer.
+struct UringReader::Request {
+  std::uint64_t offset = 0;  ///< file offset of the buffer's first byte
+  std::uint32_t got = 0;     ///< bytes in the buffer so far
+  bool done = false;
+  bool eof = false;
+  int error = 0;
+  std::uint32_t generation = 0;  ///< of the read last submitted
+  /// Checks in a row that found the kernel holding no such read.
+  unsigned unknown_to_kernel = 0;
+};
+
+void UringReader::redo_with_pread(Request &request, std::byte *buffer) noexcept {
+  ++report_.redone_reads;
+  const std::size_t size = pool_.size();
+  while (request.got < size) {
+    const ssize_t n = sys_.pread(fd_, buffer + request.got, size - request.got,
+                                 static_cast<off_t>(request.offset + request.got));
+    if (n > 0) {
+      request.got += static_cast<std::uint32_t>(n);
+    } else if (n < 0 && errno == EINTR) {
+      ++report_.resubmits;
+    } else {
+      request.eof = n == 0;
+      request.error = n < 0 ? errno : 0;
+      break;
+    }
+  }
+  request.done = true;
+}
 
 ReadEnd UringReader::run(ReaderPort &port) noexcept {
   Ring ring;
@@ -96,6 +133,7 @@ ReadEnd UringReader::run(ReaderPort &port) noexcept {
   // flight to wait for, a bounded number of times.
   constexpr unsigned max_idle_retries = 1000;
   unsigned idle_retries = 0;
+  std::uint32_t generation = 0;
 
   auto queue_read = [&](std::uint32_t buffer) noexcept {
     Request &request = requests[buffer];
@@ -115,7 +153,9 @@ ReadEnd UringReader::run(ReaderPort &port) noexcept {
     } else {
       io_uring_prep_read(sqe, fd_, target, length, at);
     }
-    io_uring_sqe_set_data64(sqe, buffer);
+    request.generation = ++generation;
+    request.unknown_to_kernel = 0;
+    io_uring_sqe_set_data64(sqe, tag(buffer, request.generation));
     if (settings_.async_reads) sqe->flags |= IOSQE_ASYNC;
     ++unsubmitted;
     return true;
@@ -131,7 +171,7 @@ ReadEnd UringReader::run(ReaderPort &port) noexcept {
         if (in_kernel > 0) break;  // a completion will come first
         buffer = port.acquire(report_.idle_ns);
       }
-      requests[buffer] = Request{next_offset, 0, false, false, 0};
+      requests[buffer] = Request{next_offset, 0, false, false, 0, 0, 0};
       order.push(buffer);
       next_offset += size;
       if (queue_read(buffer)) ++in_kernel;
@@ -152,24 +192,57 @@ ReadEnd UringReader::run(ReaderPort &port) noexcept {
         in_kernel -= unsubmitted;
         unsubmitted = 0;
         for (std::size_t i = 0; i < requests.size(); ++i) {
-          if (!requests[i].done) requests[i] = Request{0, 0, true, false, 0};
+          if (!requests[i].done) requests[i] = Request{0, 0, true, false, 0, requests[i].generation, 0};
         }
       }
     }
     if (in_kernel > unsubmitted) {
       io_uring_cqe *cqe = nullptr;
-      if (const int result = ring.wait(&cqe); result < 0) {
-        // Only EINTR is expected, and Ring::wait retries it. Anything else
-        // means the ring is unusable: end with that error.
-        if (!stop) end.error = -result;
+      const int waited = ring.wait_for(&cqe, settings_.check_ms);
+      if (waited == -ETIME && unsubmitted == 0) {
+        // check_ms without a completion: ask after every read still out.
+        for (std::uint32_t buffer = 0; buffer < requests.size(); ++buffer) {
+          Request &request = requests[buffer];
+          if (request.done || request.generation == 0) continue;
+          const int cancel = ring.cancel(tag(buffer, request.generation));
+          if (cancel == 0) continue;  // not started: -ECANCELED comes next
+          if (cancel != -ENOENT) {
+            request.unknown_to_kernel = 0;  // running (or no sync cancel): wait on
+            continue;
+          }
+          // Not in the kernel. Its completion may be on its way (posted
+          // by task work on our next entry): one more period, then lost.
+          if (++request.unknown_to_kernel < 2) continue;
+          ++request.generation;  // a late completion is then dropped
+          --in_kernel;
+          if (stop) {
+            request.done = true;
+          } else {
+            redo_with_pread(request, pool_.data(buffer));
+          }
+        }
+      } else if (waited < 0 && waited != -ETIME) {
+        // Only EINTR is expected, and Ring::wait_for retries it. Anything
+        // else means the ring is unusable: end with that error.
+        if (!stop) end.error = -waited;
         stop = true;
         break;
       }
       while (cqe != nullptr) {
-        const auto buffer = static_cast<std::uint32_t>(io_uring_cqe_get_data64(cqe));
+        const std::uint64_t user_data = io_uring_cqe_get_data64(cqe);
+        const auto buffer = static_cast<std::uint32_t>(user_data);
         Request &request = requests[buffer];
+        if (static_cast<std::uint32_t>(user_data >> 32) != request.generation) {
+          ring.seen(cqe);  // the completion of a read redone meanwhile
+          cqe = ring.peek();
+          continue;
+        }
         const int result = sys_.ring_result(request.offset + request.got, size - request.got, cqe->res);
         ring.seen(cqe);
+        if (result == Sys::lost_completion) {
+          cqe = ring.peek();  // a fault injected by a test: never seen
+          continue;
+        }
         if (!request.done) {
           if (result > 0) request.got += static_cast<std::uint32_t>(result);
           if ((result > 0 && request.got < size) || result == -EAGAIN || result == -EINTR) {
@@ -183,6 +256,10 @@ ReadEnd UringReader::run(ReaderPort &port) noexcept {
             } else if (!queue_read(buffer)) {
               --in_kernel;
             }
+          } else if (result == -ECANCELED && !stop) {
+            // Cancelled by the check above before it started: read here.
+            --in_kernel;
+            redo_with_pread(request, pool_.data(buffer));
           } else {
             request.done = true;
             request.eof = result == 0;

@@ -4,7 +4,9 @@
 // offsets, short reads resubmitted for the rest, -EAGAIN and -EINTR retried,
 // chunks delivered in file order however the completions arrive. Where the
 // ring cannot be set up it runs the read(2) reader instead; where buffer
-// registration is refused it reads into the unregistered pool.
+// registration is refused it reads into the unregistered pool. A read whose
+// completion does not come is looked into and, if the kernel no longer
+// runs it, redone with pread(2): a lost completion costs time, not a hang.
 #pragma once
 
 #include <sys/types.h>
@@ -26,6 +28,9 @@ struct UringSettings {
   /// IOSQE_ASYNC on every read: io-wq workers copy from the page cache on
   /// another core instead of the submitting thread.
   bool async_reads = false;
+  /// How long a read may be outstanding before the reader asks the kernel
+  /// about it (ReadOptions::ring_check_ms); 0: never.
+  unsigned check_ms = 5000;
 };
 
 /// Reads a regular file from `offset` to EOF with positioned reads. The
@@ -42,6 +47,10 @@ class UringReader final : public Reader {
   ReadEnd run(ReaderPort &port) noexcept override;
 
  private:
+  struct Request;
+  /// Reads the rest of `request` with pread(2) on this thread.
+  void redo_with_pread(Request &request, std::byte *buffer) noexcept;
+
   int fd_;
   off_t offset_;
   std::uint64_t expected_end_;

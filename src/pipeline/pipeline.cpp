@@ -262,6 +262,7 @@ Outcome run(const Input &input, const count::ChunkCounter &counter, const count:
     settings.depth = sizing.depth;
     settings.register_buffers = sizing.register_buffers;
     settings.async_reads = options.async_reads;
+    settings.check_ms = options.ring_check_ms;
     reader = &uring.emplace(input.fd, input.offset, input.expected_end, run.pool(), sys, settings);
   } else {
     reader = &plain.emplace(input.fd, run.pool(), sys);
@@ -289,6 +290,7 @@ Outcome run(const Input &input, const count::ChunkCounter &counter, const count:
   stats.read_wait_ns += report.wait_ns;
   stats.read_idle_ns += report.idle_ns;
   stats.resubmits += report.resubmits;
+  stats.redone_reads += report.redone_reads;
   stats.count_ns += run.count_ns();
   stats.merge_ns += run.merge_ns();
   stats.worker_chunks += run.worker_chunks();

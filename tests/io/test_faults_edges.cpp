@@ -2,6 +2,9 @@
 // Faults at the io::Sys seam that test_faults.cpp leaves out (issue #6):
 //  - a read or ring completion that stalls for a while: waited for, with
 //    every thread asleep (no spinning), and the counts unchanged;
+//  - a ring completion that never comes, or comes back -ECANCELED: the read
+//    is redone with pread(2) after ReadOptions::ring_check_ms, the counts
+//    unchanged, no hang;
 //  - a file truncated, or grown, while it is being read: no crash, no hang,
 //    counts that are exactly those of the bytes read (a prefix of the file
 //    for a truncated one, the whole grown file for a grown one);
@@ -15,7 +18,6 @@
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -104,6 +106,30 @@ class HookSys final : public fastwc::io::Sys {
   std::function<void()> hook_;
 };
 
+/// A Sys that loses ring completions (the reader never sees them, as if the
+/// kernel had dropped them), or turns them into -ECANCELED: every one from
+/// the `first`-th on, or only that one.
+class LostCompletionSys final : public fastwc::io::Sys {
+ public:
+  LostCompletionSys(unsigned first, bool all_after, int result)
+      : first_(first), all_after_(all_after), result_(result) {}
+  int ring_result(std::uint64_t, std::size_t, int result) noexcept override {
+    ++calls_;
+    if (calls_ == first_ || (all_after_ && calls_ > first_)) {
+      ++injected;
+      return result_;
+    }
+    return result;
+  }
+  unsigned injected = 0;
+
+ private:
+  unsigned first_;
+  bool all_after_;
+  int result_;
+  unsigned calls_ = 0;
+};
+
 /// A Sys whose read(2) delivers at most `limit` bytes in all, then fails
 /// with EIO: an I/O error after N bytes on a descriptor without offsets
 /// (FaultSys::eio_at needs lseek, which a pipe refuses).
@@ -176,6 +202,54 @@ TEST_CASE("faults: a stalled read or completion is waited for, asleep, and chang
       // allow a third of that for noise (sanitizers, a busy machine).
       MESSAGE("CPU seconds without the stall " << cpu_without << ", with it " << cpu_with);
       CHECK(cpu_with - cpu_without < 0.5);
+    }
+  }
+}
+
+TEST_CASE("faults: a ring completion that never comes is redone with pread, not waited for forever") {
+  if (!uring_available()) {
+    MESSAGE("io_uring is not available here: nothing to lose a completion of");
+    return;
+  }
+  GlobalLocale locale("C.UTF-8");
+  const std::string contents = utf8_text(1024 * 1024 + 4321, 95) + invalid_text(300 * 1024, 96);
+  TempFile file(contents);
+  const CountOptions options = utf8_all();
+  const Counts expected = reference_counts(contents, options);
+  struct Fault {
+    const char *name;
+    unsigned first;
+    bool all_after;
+    int result;
+  };
+  const Fault faults[] = {
+      {"the third completion lost", 3, false, fastwc::io::Sys::lost_completion},
+      {"every completion lost", 1, true, fastwc::io::Sys::lost_completion},
+      {"the second completion -ECANCELED", 2, false, -ECANCELED},
+      {"every completion -ECANCELED", 1, true, -ECANCELED},
+  };
+  for (const Fault &fault : faults) {
+    for (auto registration : {fastwc::BufferRegistration::always, fastwc::BufferRegistration::never}) {
+      for (unsigned jobs : {1u, 3u}) {
+        CAPTURE(fault.name);
+        CAPTURE(jobs);
+        CAPTURE(static_cast<int>(registration));
+        ReadOptions read = pipelined(IoBackend::uring, jobs, 128 * 1024);
+        read.registration = registration;
+        read.ring_check_ms = 50;
+        LostCompletionSys sys(fault.first, fault.all_after, fault.result);
+        file.rewind();
+        ReadStats stats;
+        const auto result = count(file.fd(), options, read, sys, stats);
+        CHECK(sys.injected >= 1);
+        CHECK(result.error == 0);
+        CHECK(stats.bytes == contents.size());
+        CHECK(show(result.counts) == show(expected));
+        CHECK(stats.path == ReadStats::Path::uring);
+        CHECK(stats.redone_reads >= 1);
+        // The offset is left after the last byte, as a read(2) loop leaves it.
+        CHECK(::lseek(file.fd(), 0, SEEK_CUR) == static_cast<off_t>(contents.size()));
+      }
     }
   }
 }
