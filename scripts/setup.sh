@@ -80,8 +80,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # doctest-dev ships only a CMake package, which Meson finds through cmake.
 packages=(g++ meson ninja-build pkg-config python3 libtbb-dev liburing-dev libxsimd-dev)
 if $run_tests; then
-  # groff-base provides groff and the man macros for the man page check.
-  packages+=(doctest-dev cmake groff-base)
+  # groff-base provides groff and the man macros for the man page check;
+  # clang and libclang-rt-14-dev (libFuzzer, only recommended by clang, so
+  # not pulled in by --no-install-recommends) build the fuzz targets.
+  packages+=(doctest-dev cmake groff-base clang libclang-rt-14-dev)
 fi
 
 missing=()

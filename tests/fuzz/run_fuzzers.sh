@@ -41,7 +41,7 @@ for name in "${targets[@]}"; do
   # -timeout: one input running over 10 s counts as a hang. -rss_limit_mb
   # stays at libFuzzer's 2 GiB. The first corpus directory receives new
   # inputs; the committed one is only read.
-  if ! "$fuzzer" -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
+  if ! "$fuzzer" -max_total_time="$seconds" -timeout=10 -error_exitcode=1 -timeout_exitcode=1 -print_final_stats=1 \
     -artifact_prefix="$artifacts/" "$work/$name" "$here/corpus/$name" >"$work/$name.log" 2>&1; then
     status=1
     echo "FAIL fuzz_$name:" >&2
