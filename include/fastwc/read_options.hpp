@@ -97,6 +97,10 @@ struct ReadStats {
   std::size_t read_size = 0;
   std::size_t buffers = 0;
   unsigned workers = 1;
+  /// Why no counting thread could be started (the oneTBB module could not
+  /// be loaded, or its pool not created), or nullptr: the calling thread
+  /// then counted alone, with the same counts.
+  const char *workers_error = nullptr;
   const char *kernel = "none";  ///< the counting kernel (xsimd arch name)
   std::uint64_t bytes = 0;
   std::uint64_t chunks = 0;

@@ -94,6 +94,9 @@ void report_reading(const std::string &name, const ReadStats &read_stats, bool d
     out::report(0, name + ": io_uring buffer registration refused (" + std::strerror(read_stats.register_error) +
                        "); reading into unregistered buffers");
   }
+  if (debug && read_stats.workers_error != nullptr) {
+    out::report(0, name + ": no counting threads (" + read_stats.workers_error + "); counting on one thread");
+  }
   if (debug && read_stats.redone_reads != 0) {
     out::report(0, name + ": " + std::to_string(read_stats.redone_reads) +
                        " io_uring reads did not complete in time; read again with pread()");

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/read_report.hpp"
+#include "count/dispatch.hpp"
 #include "fastwc/engine.hpp"
 #include "input/input_list.hpp"
 #include "input/stat_prepass.hpp"
@@ -92,9 +93,14 @@ void WcRun::print_debug_line() const {
   bool chars_need_decoding = s.chars && options_.encoding != Encoding::single_byte;
   if (!config_.debug || !s.lines || s.words || s.max_line_length || chars_need_decoding) return;
   const char *message = "avx2 support not detected";
-  if (compat_.reports_avx512() && __builtin_cpu_supports("avx512bw")) {
+  // GNU asks __builtin_cpu_supports; fastwc asks the C library's record of
+  // the same CPUID bits (count::detect_cpu_features), because libgcc's
+  // __cpu_indicator_init, linked in by __builtin_cpu_supports, runs CPUID at
+  // every start-up, and CPUID traps to the hypervisor in virtual machines.
+  const count::CpuFeatures cpu = count::detect_cpu_features();
+  if (compat_.reports_avx512() && cpu.avx512bw) {
     message = "using avx512 hardware support";
-  } else if (__builtin_cpu_supports("avx2")) {
+  } else if (cpu.avx2) {
     message = "using avx2 hardware support";
   }
   out::report(0, out::translate(message));

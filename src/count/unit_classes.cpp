@@ -63,7 +63,7 @@ UnitClasses::UnitClasses(const locale::CharClasses &classes, WordRule rule, bool
 }
 
 UnitClasses::~UnitClasses() {
-  for (auto &slot : blocks_) delete slot.load(std::memory_order_acquire);
+  for (std::size_t i = 0; i < blocks_.size(); ++i) delete blocks_[i].load(std::memory_order_acquire);
 }
 
 std::uint8_t UnitClasses::c_locale_byte(std::uint8_t b, WordRule rule,

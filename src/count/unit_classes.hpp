@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "fastwc/options.hpp"
+#include "support/zeroed_atomic_array.hpp"
 
 namespace fastwc::locale {
 class CharClasses;
@@ -142,14 +143,14 @@ class UnitClasses {
   bool a0_separates_ = false;
   std::uint8_t invalid_ = 0;
   std::array<std::uint8_t, 256> bytes_{};
-  mutable std::array<std::atomic<const Block *>, block_count> blocks_{};
+  support::ZeroedAtomicArray<const Block *, block_count> blocks_;
   /// Characters per lead byte seen one by one (relaxed, may lose counts).
   mutable std::array<std::atomic<std::uint32_t>, 64> lead_hits_{};
   mutable std::array<std::atomic<bool>, 64> lead_resolved_{};
   static constexpr std::size_t cell_count = 2048;
   static constexpr std::uint8_t cell_ready = 0x80;  ///< in cell_props_: computed
-  mutable std::array<std::atomic<std::uint8_t>, cell_count> cell_props_{};
-  mutable std::array<std::atomic<std::uint64_t>, cell_count> cell_exceptions_{};
+  support::ZeroedAtomicArray<std::uint8_t, cell_count> cell_props_;
+  support::ZeroedAtomicArray<std::uint64_t, cell_count> cell_exceptions_;
   mutable std::atomic<std::uint64_t> same_class_{0}, constituent_{0}, same_width_{0}, width1_{0},
       width2_{0};
 };

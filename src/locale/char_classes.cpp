@@ -71,7 +71,7 @@ CharClasses::CharClasses(const char *locale_name) {
 }
 
 CharClasses::~CharClasses() {
-  for (auto &slot : blocks_) delete slot.load(std::memory_order_acquire);
+  for (std::size_t i = 0; i < blocks_.size(); ++i) delete blocks_[i].load(std::memory_order_acquire);
   freelocale(locale_);
 }
 

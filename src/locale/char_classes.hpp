@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "fastwc/options.hpp"
+#include "support/zeroed_atomic_array.hpp"
 
 namespace fastwc::locale {
 
@@ -140,7 +141,7 @@ class CharClasses {
   locale_t locale_ = nullptr;
   std::size_t mb_cur_max_ = 1;
   std::array<CharInfo, 256> byte_table_{};
-  mutable std::array<std::atomic<const Block *>, (cached_limit >> block_bits)> blocks_{};
+  support::ZeroedAtomicArray<const Block *, (cached_limit >> block_bits)> blocks_;
 };
 
 /// Makes a locale the calling thread's locale (uselocale) for the life of

@@ -119,20 +119,40 @@ CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions
   };
 
   bool pipeline_failed = false;
-  if (may_pipeline) {
+  const auto buffer = std::make_unique_for_overwrite<std::byte[]>(serial_buffer_size);
+  count::ChunkSummary whole{};
+  // The first read comes before any fstat or lseek: a file smaller than
+  // one buffer (most files in a --files0-from list) then costs two reads,
+  // as in GNU's loop. Only a full first buffer makes the size worth asking.
+  // (A threshold below one buffer sends every input through the pipeline:
+  // nothing is read here first.)
+  bool ask_size = may_pipeline;
+  if (may_pipeline && read_options.serial_threshold > serial_buffer_size) {
+    ssize_t n;
+    do {
+      n = sys.read(fd, buffer.get(), serial_buffer_size);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) return finish(whole, errno);
+    if (n == 0) return finish(whole, 0);
+    whole = counter.summarize({buffer.get(), static_cast<std::size_t>(n)});
+    ask_size = static_cast<std::size_t>(n) == serial_buffer_size;  // a short read: at EOF
+  }
+  if (ask_size) {
     struct stat status {};
     if (fstat(fd, &status) == 0 && S_ISREG(status.st_mode)) {
       const off_t offset = lseek(fd, 0, SEEK_CUR);
       const auto size = static_cast<std::uint64_t>(status.st_size);
       if (offset >= 0 && size >= static_cast<std::uint64_t>(offset) &&
-          size - static_cast<std::uint64_t>(offset) >= read_options.serial_threshold) {
+          size - static_cast<std::uint64_t>(offset) + whole.bytes >= read_options.serial_threshold) {
         Input input;
         input.fd = fd;
         input.positioned = true;
         input.offset = offset;
         input.expected_end = size;
         try {
-          const Outcome outcome = run(input, counter, count::ChunkSummary{}, read_options, sys, stats);
+          const std::uint64_t serial_bytes = whole.bytes;
+          const Outcome outcome = run(input, counter, whole, read_options, sys, stats);
+          stats.serial_bytes = serial_bytes;
           return finish(outcome.summary, outcome.error);
         } catch (const std::exception &) {
           // No memory for the pool, or no thread: nothing was read, so the
@@ -145,8 +165,6 @@ CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions
     }
   }
 
-  const auto buffer = std::make_unique_for_overwrite<std::byte[]>(serial_buffer_size);
-  count::ChunkSummary whole{};
   for (;;) {
     if (may_pipeline && !pipeline_failed && whole.bytes >= read_options.serial_threshold) {
       // Larger than it looked (a pipe, a /proc file, a file that grew):

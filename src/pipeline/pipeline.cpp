@@ -18,10 +18,6 @@
 // window, both queues and all memory are bounded by the pool.
 #include "pipeline/pipeline.hpp"
 
-#include <oneapi/tbb/global_control.h>
-#include <oneapi/tbb/info.h>
-#include <oneapi/tbb/task_arena.h>
-#include <oneapi/tbb/task_group.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -42,42 +38,11 @@
 #include "pipeline/ordered_merge.hpp"
 #include "pipeline/resources.hpp"
 #include "pipeline/wake_signal.hpp"
+#include "pipeline/workers.hpp"
 
 namespace fastwc::pipeline {
 
 namespace {
-
-/// One arena per concurrency, created on first use and kept for the life
-/// of the process: every large input of a run reuses the same workers.
-/// They are deliberately never destroyed, so that no arena is torn down
-/// while oneTBB's own globals are being destroyed at exit.
-tbb::task_arena &shared_arena(unsigned jobs) {
-  static std::mutex mutex;
-  // Heap-allocated as well: a static map would be destroyed at exit and
-  // leave the arenas unreachable (a leak report under LeakSanitizer).
-  static auto *const arenas = new std::map<unsigned, tbb::task_arena *>;
-  static tbb::global_control *control = nullptr;
-  static unsigned control_threads = 0;
-  const std::lock_guard lock(mutex);
-  // oneTBB starts at most default_concurrency() - 1 workers; --jobs above
-  // the CPU count asks for more.
-  const auto wanted = static_cast<std::size_t>(jobs);
-  if (wanted > static_cast<std::size_t>(tbb::info::default_concurrency()) && jobs > control_threads) {
-    // Only one such object: with several, oneTBB obeys the smallest.
-    delete control;
-    control = nullptr;
-    control = new tbb::global_control(tbb::global_control::max_allowed_parallelism, wanted);
-    control_threads = jobs;
-  }
-  tbb::task_arena *&arena = (*arenas)[jobs];
-  if (arena == nullptr) {
-    // One slot is the calling thread's, for the final wait.
-    auto created = std::make_unique<tbb::task_arena>(static_cast<int>(jobs), 1);
-    created->initialize();
-    arena = created.release();
-  }
-  return *arena;
-}
 
 /// Restates, with atomics that ThreadSanitizer can see, the ordering that
 /// oneTBB provides inside its uninstrumented library: a task's creation
@@ -126,9 +91,11 @@ class Run final : public io::ReaderPort {
     thread.join();
     // Tasks that found nothing, or are still returning from a merge, hold
     // references to this object: wait for every one to end.
-    if (arena_ != nullptr) {
-      arena_->execute([this] { tasks_.wait(); });
+    if (group_ != nullptr) {
+      workers_->wait(pool_of_workers_, group_);
       task_edges.load(std::memory_order_acquire);
+      workers_->group_destroy(group_);
+      group_ = nullptr;
     }
     return end_;
   }
@@ -137,6 +104,8 @@ class Run final : public io::ReaderPort {
   std::uint64_t count_ns() const noexcept { return count_ns_.load(std::memory_order_relaxed); }
   std::uint64_t merge_ns() const noexcept { return merge_ns_.load(std::memory_order_relaxed); }
   std::uint64_t worker_chunks() const noexcept { return worker_chunks_.load(std::memory_order_relaxed); }
+  /// Workers were wanted and none could be started.
+  bool workers_failed() const noexcept { return workers_failed_; }
 
   // ReaderPort, called on the reader thread.
   std::uint32_t acquire(std::uint64_t &idle_ns) noexcept override {
@@ -164,21 +133,11 @@ class Run final : public io::ReaderPort {
     // reading. Otherwise (-l, fast kernels) idle workers would spin for the
     // CPU the reader and the kernel's copy need, and the arena is not even
     // created (about 0.5 ms, measured).
-    if (jobs_ > 1 && waiting >= backlog_ && arena_ == nullptr && !arena_failed_) {
-      try {
-        arena_ = &shared_arena(jobs_);
-      } catch (const std::exception &) {
-        arena_failed_ = true;  // no workers: the calling thread counts alone
-      }
-    }
-    if (arena_ != nullptr && waiting >= backlog_) {
-      tbb::task_handle task = tasks_.defer([this] {
-        task_edges.load(std::memory_order_acquire);
-        count_one();
-        task_edges.fetch_add(1, std::memory_order_release);
-      });
+    if (jobs_ > 1 && waiting >= backlog_ && group_ == nullptr && !workers_failed_) start_workers();
+    if (group_ != nullptr && waiting >= backlog_) {
       task_edges.fetch_add(1, std::memory_order_release);
-      arena_->enqueue(std::move(task));
+      // Should it fail, the chunk is still queued for the calling thread.
+      workers_->enqueue(pool_of_workers_, group_, &Run::worker_task, this);
     }
   }
 
@@ -194,6 +153,22 @@ class Run final : public io::ReaderPort {
     if (!filled_.try_pop(chunk)) return false;
     waiting_.fetch_sub(1, std::memory_order_relaxed);
     return true;
+  }
+
+  /// Loads the workers module and gets its pool (about 0.5 ms the first
+  /// time in a process); on failure the calling thread counts alone.
+  void start_workers() noexcept {
+    workers_ = workers();
+    if (workers_ != nullptr) pool_of_workers_ = workers_->pool(jobs_);
+    if (pool_of_workers_ != nullptr) group_ = workers_->group_create();
+    workers_failed_ = group_ == nullptr;
+  }
+
+  /// A worker's task (a plain function: it crosses the module boundary).
+  static void worker_task(void *self) noexcept {
+    task_edges.load(std::memory_order_acquire);
+    static_cast<Run *>(self)->count_one();
+    task_edges.fetch_add(1, std::memory_order_release);
   }
 
   /// A oneTBB task: count one chunk if one is still waiting.
@@ -226,11 +201,12 @@ class Run final : public io::ReaderPort {
   OrderedMerge merge_;
   const unsigned jobs_;
   const std::size_t backlog_;
-  /// Created on the reader thread when first needed; read by the calling
-  /// thread only after joining it.
-  tbb::task_arena *arena_ = nullptr;
-  bool arena_failed_ = false;
-  tbb::task_group tasks_;
+  /// Set on the reader thread when workers are first needed; read by the
+  /// calling thread only after joining it.
+  const fastwc_workers_api *workers_ = nullptr;
+  void *pool_of_workers_ = nullptr;
+  void *group_ = nullptr;
+  bool workers_failed_ = false;
   WakeSignal reader_wake_;    ///< a buffer came back
   WakeSignal consumer_wake_;  ///< a chunk arrived, or the last one was merged
   std::atomic<bool> reader_done_{false};
@@ -285,6 +261,10 @@ Outcome run(const Input &input, const count::ChunkCounter &counter, const count:
   stats.read_size = sizing.read_size;
   stats.buffers = sizing.buffers;
   stats.workers = sizing.jobs;
+  if (run.workers_failed()) {
+    stats.workers = 1;
+    stats.workers_error = workers_error() != nullptr ? workers_error() : "no worker pool";
+  }
   stats.chunks += end.chunks;
   stats.setup_ns = report.ready_at_ns > start ? report.ready_at_ns - start : 0;
   stats.read_wait_ns += report.wait_ns;
