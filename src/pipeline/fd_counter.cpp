@@ -165,6 +165,7 @@ CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions
     }
   }
 
+  bool enlarged = false;
   for (;;) {
     if (may_pipeline && !pipeline_failed && whole.bytes >= read_options.serial_threshold) {
       // Larger than it looked (a pipe, a /proc file, a file that grew):
@@ -183,6 +184,12 @@ CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions
     }
     const ssize_t n = sys.read(fd, buffer.get(), serial_buffer_size);
     if (n > 0) {
+      if (!enlarged && whole.bytes != 0) {
+        // A second read with data: a pipe (or a file growing). A larger
+        // pipe lets its writer run ahead and wakes this loop less often.
+        enlarged = true;
+        enlarge_pipe(fd, serial_buffer_size);
+      }
       whole = counter.merge(whole, counter.summarize({buffer.get(), static_cast<std::size_t>(n)}));
       continue;
     }
