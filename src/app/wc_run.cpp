@@ -106,6 +106,9 @@ void WcRun::print_debug_line() const {
   out::report(0, out::translate(message));
 }
 
+/// Below this size, readahead advice is not worth its system call.
+constexpr off_t small_file_bytes = 128 * 1024;
+
 bool WcRun::count_open_input(int fd, const char *name, input::InputStatus &status, off_t offset) {
   // Diagnostics name standard input "standard input" (translated).
   const char *diagnostic_name = name ? name : out::translate("standard input");
@@ -126,7 +129,13 @@ bool WcRun::count_open_input(int fd, const char *name, input::InputStatus &statu
     }
   } else {
     print_debug_line();
-    posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    // GNU asks for sequential readahead on every input. A regular file that
+    // the stat pre-pass found smaller than one read gains nothing from it,
+    // and in a list of 100,000 small files the call is one system call in
+    // seven.
+    const bool small_file = status.failed == 0 && S_ISREG(status.st.st_mode) &&
+                            status.st.st_size < small_file_bytes;
+    if (!small_file) posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     CountResult result = count_fd(fd, options_, config_.read, &read_stats);
     counts = result.counts;
     read_error = result.error;

@@ -8,7 +8,9 @@
 #include <oneapi/tbb/task_arena.h>
 #include <oneapi/tbb/task_group.h>
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -60,9 +62,20 @@ void *pool(unsigned jobs) {
 
 void *group_create() { return new (std::nothrow) tbb::task_group; }
 
+/// Restates, with an atomic that ThreadSanitizer can see, what oneTBB
+/// guarantees inside its uninstrumented library: a task's closure is
+/// written before the task runs (release after defer(), acquire before the
+/// closure's fields are read). Module-wide, because a task must acquire
+/// before it reads its own closure.
+std::atomic<std::uint64_t> closures_written{0};
+
 int enqueue(void *pool, void *group, void (*task)(void *), void *argument) {
   try {
-    tbb::task_handle handle = static_cast<tbb::task_group *>(group)->defer([task, argument] { task(argument); });
+    tbb::task_handle handle = static_cast<tbb::task_group *>(group)->defer([task, argument] {
+      closures_written.load(std::memory_order_acquire);
+      task(argument);
+    });
+    closures_written.fetch_add(1, std::memory_order_release);
     static_cast<tbb::task_arena *>(pool)->enqueue(std::move(handle));
     return 0;
   } catch (...) {
