@@ -226,8 +226,13 @@ Outcome run(const Input &input, const count::ChunkCounter &counter, const count:
   const std::uint64_t expected = input.positioned && input.expected_end > static_cast<std::uint64_t>(input.offset)
                                      ? input.expected_end - static_cast<std::uint64_t>(input.offset)
                                      : 0;
-  const Sizing sizing =
-      choose_sizing(options, cache_sizes(), options.jobs != 0 ? options.jobs : usable_cpus(), expected);
+  // Counting newlines outruns any read (tens of GB/s a core): a backlog
+  // there is a scheduling hiccup, not work for more threads, and loading
+  // the workers for it would cost about 1 ms. Other counts get workers.
+  const unsigned jobs = counter.plan() == count::kernels::Plan::newlines
+                            ? 1u
+                            : (options.jobs != 0 ? options.jobs : usable_cpus());
+  const Sizing sizing = choose_sizing(options, cache_sizes(), jobs, expected);
   Run run(counter, initial, sizing, options.worker_backlog);
 
   std::optional<io::UringReader> uring;
