@@ -21,10 +21,6 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <exception>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <thread>

@@ -22,10 +22,12 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include "count/reference_counter.hpp"
 #include "fastwc/engine.hpp"
 #include "io/sys.hpp"
+#include "pipeline/fd_counter.hpp"
 
 namespace io_test {
 
@@ -158,6 +160,34 @@ auto within(std::chrono::seconds limit, F &&f) -> decltype(f()) {
 
 inline constexpr std::chrono::seconds hang_limit{120};
 
+/// Options that send every input through the pipeline (no serial loop).
+inline fastwc::ReadOptions pipelined(fastwc::IoBackend backend, unsigned jobs, std::size_t read_size,
+                                     fastwc::BufferRegistration registration =
+                                         fastwc::BufferRegistration::automatic) {
+  fastwc::ReadOptions options;
+  options.jobs = jobs;
+  options.backend = backend;
+  options.read_size = read_size;
+  options.registration = registration;
+  options.serial_threshold = 0;
+  return options;
+}
+
+/// count_fd through `sys`, under the hang guard.
+inline fastwc::CountResult count(int fd, const CountOptions &options, const fastwc::ReadOptions &read,
+                                 fastwc::io::Sys &sys, fastwc::ReadStats &stats) {
+  return within(hang_limit, [&] { return fastwc::pipeline::count_fd_with(fd, options, read, sys, &stats); });
+}
+
+/// Every count, UTF-8, GNU 9.5's word rule: every kernel path at once.
+inline CountOptions utf8_all() {
+  CountOptions options;
+  options.selection = Selection::all();
+  options.encoding = Encoding::utf8;
+  options.word_rule = WordRule::non_space_constituents;
+  return options;
+}
+
 /// Generated inputs. Multibyte characters, truncated sequences and invalid
 /// bytes land on every alignment, so that buffer boundaries cut them.
 inline std::string ascii_text(std::size_t size, unsigned seed) {
@@ -287,5 +317,15 @@ class FaultSys final : public fastwc::io::Sys {
 
 /// True when this kernel lets us set up an io_uring.
 bool uring_available() noexcept;
+
+/// The backends to run a fault under: read(2), and io_uring where allowed.
+inline const std::vector<fastwc::IoBackend> &ring_and_read() {
+  static const std::vector<fastwc::IoBackend> both = [] {
+    std::vector<fastwc::IoBackend> v{fastwc::IoBackend::read};
+    if (uring_available()) v.push_back(fastwc::IoBackend::uring);
+    return v;
+  }();
+  return both;
+}
 
 }  // namespace io_test

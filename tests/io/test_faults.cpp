@@ -22,29 +22,9 @@ using fastwc::ReadStats;
 using fastwc::pipeline::count_fd_with;
 using namespace io_test;
 
-ReadOptions pipelined(IoBackend backend, unsigned jobs, std::size_t read_size, bool registered = true) {
-  ReadOptions options;
-  options.jobs = jobs;
-  options.backend = backend;
-  options.read_size = read_size;
-  options.registration =
-      registered ? fastwc::BufferRegistration::always : fastwc::BufferRegistration::never;
-  options.serial_threshold = 0;
-  return options;
-}
-
-fastwc::CountResult count(int fd, const CountOptions &options, const ReadOptions &read, fastwc::io::Sys &sys,
-                          ReadStats &stats) {
-  return within(hang_limit, [&] { return count_fd_with(fd, options, read, sys, &stats); });
-}
-
-CountOptions utf8_all() {
-  CountOptions options;
-  options.selection = Selection::all();
-  options.encoding = Encoding::utf8;
-  options.word_rule = WordRule::non_space_constituents;
-  return options;
-}
+/// These faults run with the pool registered (READ_FIXED), the ring's
+/// fastest and least forgiving path.
+constexpr auto registered = fastwc::BufferRegistration::always;
 
 /// Entries of a /proc/self directory (open descriptors, threads).
 std::size_t entries(const char *dir) {
@@ -54,15 +34,6 @@ std::size_t entries(const char *dir) {
     ::closedir(d);
   }
   return n;
-}
-
-const std::vector<IoBackend> &ring_and_read() {
-  static const std::vector<IoBackend> both = [] {
-    std::vector<IoBackend> v{IoBackend::read};
-    if (uring_available()) v.push_back(IoBackend::uring);
-    return v;
-  }();
-  return both;
 }
 
 }  // namespace
@@ -97,7 +68,8 @@ TEST_CASE("faults: short reads, EINTR and EAGAIN change nothing") {
           sys.eagain_every = fault.eagain_every;
           file.rewind();
           ReadStats stats;
-          const auto result = count(file.fd(), options, pipelined(backend, jobs, read_size), sys, stats);
+          const auto result = count(file.fd(), options,
+                                    pipelined(backend, jobs, read_size, registered), sys, stats);
           CHECK(result.error == 0);
           CHECK(show(result.counts) == show(expected));
           CHECK(::lseek(file.fd(), 0, SEEK_CUR) == static_cast<off_t>(contents.size()));
@@ -114,11 +86,13 @@ TEST_CASE("faults: EIO after N bytes gives the counts of the first N bytes and t
   const std::string contents = utf8_text(900 * 1024, 51);
   TempFile file(contents);
   const CountOptions options = utf8_all();
-  for (std::uint64_t eio_at : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{4095}, std::uint64_t{4096},
-                               std::uint64_t{300001}, static_cast<std::uint64_t>(contents.size() - 1)}) {
+  for (std::uint64_t eio_at :
+       {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{4095}, std::uint64_t{4096},
+        std::uint64_t{300001}, static_cast<std::uint64_t>(contents.size() - 1)}) {
     // What GNU prints: the bytes before the failing read, with an
     // incomplete trailing character dropped.
-    const Counts expected = reference_counts(std::string_view(contents).substr(0, eio_at), options, true);
+    const Counts expected =
+        reference_counts(std::string_view(contents).substr(0, eio_at), options, true);
     std::vector<std::string> seen;
     for (IoBackend backend : ring_and_read()) {
       for (unsigned jobs : {1u, 3u}) {
@@ -132,7 +106,8 @@ TEST_CASE("faults: EIO after N bytes gives the counts of the first N bytes and t
           sys.max_piece = max_piece;
           file.rewind();
           ReadStats stats;
-          const auto result = count(file.fd(), options, pipelined(backend, jobs, 4096), sys, stats);
+          const auto result =
+              count(file.fd(), options, pipelined(backend, jobs, 4096, registered), sys, stats);
           CHECK(result.error == EIO);
           CHECK(show(result.counts) == show(expected));
           CHECK(stats.bytes == eio_at);
@@ -152,7 +127,8 @@ TEST_CASE("faults: EIO after N bytes gives the counts of the first N bytes and t
   const auto result = count(file.fd(), options, serial, sys, stats);
   CHECK(stats.path == ReadStats::Path::serial);
   CHECK(result.error == EIO);
-  CHECK(show(result.counts) == show(reference_counts(std::string_view(contents).substr(0, 1000), options, true)));
+  CHECK(show(result.counts) ==
+        show(reference_counts(std::string_view(contents).substr(0, 1000), options, true)));
 }
 
 TEST_CASE("faults: read(2) reports EAGAIN as GNU's safe_read does") {
@@ -165,10 +141,12 @@ TEST_CASE("faults: read(2) reports EAGAIN as GNU's safe_read does") {
   sys.eagain_every = 3;
   sys.eagain_in_read = true;
   ReadStats stats;
-  const auto result = count(file.fd(), options, pipelined(IoBackend::read, 2, 8192), sys, stats);
+  const auto result =
+      count(file.fd(), options, pipelined(IoBackend::read, 2, 8192, registered), sys, stats);
   CHECK(result.error == EAGAIN);
   CHECK(result.counts.bytes == 2 * 8192);  // two reads went through, the third failed
-  CHECK(show(result.counts) == show(reference_counts(std::string_view(contents).substr(0, 2 * 8192), options, true)));
+  CHECK(show(result.counts) ==
+        show(reference_counts(std::string_view(contents).substr(0, 2 * 8192), options, true)));
 }
 
 TEST_CASE("faults: a refused ring falls back to read(2), a refused registration to plain buffers") {
@@ -184,7 +162,8 @@ TEST_CASE("faults: a refused ring falls back to read(2), a refused registration 
     sys.ring_init_errno = error;
     file.rewind();
     ReadStats stats;
-    const auto result = count(file.fd(), options, pipelined(IoBackend::uring, 2, 16384), sys, stats);
+    const auto result =
+        count(file.fd(), options, pipelined(IoBackend::uring, 2, 16384, registered), sys, stats);
     CHECK(result.error == 0);
     CHECK(show(result.counts) == show(expected));
     CHECK(stats.path == ReadStats::Path::read);
@@ -198,7 +177,8 @@ TEST_CASE("faults: a refused ring falls back to read(2), a refused registration 
     sys.max_piece = 5000;
     file.rewind();
     ReadStats stats;
-    const auto result = count(file.fd(), options, pipelined(IoBackend::uring, 3, 16384), sys, stats);
+    const auto result =
+        count(file.fd(), options, pipelined(IoBackend::uring, 3, 16384, registered), sys, stats);
     CHECK(result.error == 0);
     CHECK(show(result.counts) == show(expected));
     CHECK(stats.path == ReadStats::Path::uring);
@@ -223,7 +203,7 @@ TEST_CASE("faults: no descriptor or thread outlives a run, whatever happened") {
           if (variant == 3) sys.ring_init_errno = EPERM;
           file.rewind();
           ReadStats stats;
-          count(file.fd(), options, pipelined(backend, jobs, 4096), sys, stats);
+          count(file.fd(), options, pipelined(backend, jobs, 4096, registered), sys, stats);
         }
       }
     }

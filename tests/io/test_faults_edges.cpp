@@ -40,34 +40,6 @@ using fastwc::ReadStats;
 using fastwc::pipeline::count_fd_with;
 using namespace io_test;
 
-ReadOptions pipelined(IoBackend backend, unsigned jobs, std::size_t read_size) {
-  ReadOptions options;
-  options.jobs = jobs;
-  options.backend = backend;
-  options.read_size = read_size;
-  options.serial_threshold = 0;
-  return options;
-}
-
-fastwc::CountResult count(int fd, const CountOptions &options, const ReadOptions &read,
-                          fastwc::io::Sys &sys, ReadStats &stats) {
-  return within(hang_limit, [&] { return count_fd_with(fd, options, read, sys, &stats); });
-}
-
-CountOptions utf8_all() {
-  CountOptions options;
-  options.selection = Selection::all();
-  options.encoding = Encoding::utf8;
-  options.word_rule = WordRule::non_space_constituents;
-  return options;
-}
-
-std::vector<IoBackend> ring_and_read() {
-  std::vector<IoBackend> v{IoBackend::read};
-  if (uring_available()) v.push_back(IoBackend::uring);
-  return v;
-}
-
 /// CPU time (user + system) of the whole process so far, in seconds.
 double process_cpu_seconds() {
   rusage usage{};
