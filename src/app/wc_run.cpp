@@ -10,7 +10,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,8 @@
 #include "out/messages.hpp"
 #include "out/quote.hpp"
 #include "out/stdout_sink.hpp"
+#include "pipeline/ordered_fanout.hpp"
+#include "pipeline/resources.hpp"
 
 namespace fastwc::app {
 
@@ -47,6 +51,36 @@ struct Totals {
   }
 };
 
+/// What reading one input gave, before anything about it is printed.
+struct InputCounts {
+  Counts counts;
+  int read_error = 0;  // errno of the read that failed, or 0
+  ReadStats stats;     // how the input was read, for --stats and --debug
+};
+
+/// A named file counted by a helper thread ahead of its turn.
+struct FileOutcome {
+  int open_error = 0;  // open()'s errno: nothing else was done
+  InputCounts input;
+  int close_error = 0;
+};
+
+using FileFanout = pipeline::OrderedFanout<FileOutcome>;
+
+/// Lists of at least this many small files are counted on several threads:
+/// a thread costs about as much to start as 20 small files to count.
+constexpr std::size_t fanout_min_files = 32;
+/// Each thread opens, reads and closes files on its own CPU; small files
+/// are system-call bound, so one thread per CPU, and a cap for huge
+/// machines (path lookups in one directory contend in the kernel).
+constexpr unsigned fanout_max_threads = 8;
+/// How far ahead of the printed line the helpers may be (open descriptors
+/// stay at one per helper; this bounds the outcomes kept).
+constexpr std::size_t fanout_window = 256;
+
+/// The fanout that a fatal write error must stop before exiting.
+FileFanout *g_active_fanout = nullptr;
+
 CountOptions make_count_options(const cli::Config &config, const cli::Compat &compat) {
   CountOptions options = options_for_current_locale(config.selection, compat.word_rule());
   options.gnu_split_rescan_read_size = compat.split_rescan_read_size();
@@ -63,8 +97,15 @@ class WcRun {
   int run();
 
  private:
+  InputCounts measure(int fd, input::InputStatus &status, off_t offset) const;
+  bool report(const char *name, const InputCounts &measured);
   bool count_name(const char *name, input::InputStatus &status);
   bool count_open_input(int fd, const char *name, input::InputStatus &status, off_t offset);
+  bool count_name_ahead(const char *name, input::InputStatus &status, FileOutcome &outcome) const;
+  bool report_ahead(const char *name, const FileOutcome &outcome);
+  unsigned usable_threads() const;
+  std::unique_ptr<FileFanout> start_fanout(const std::vector<const char *> &names,
+                                           std::vector<input::InputStatus> &statuses, unsigned threads);
   bool bytes_only() const;
   void print_debug_line() const;
   void print_total(std::size_t names);
@@ -109,12 +150,9 @@ void WcRun::print_debug_line() const {
 /// Below this size, readahead advice is not worth its system call.
 constexpr off_t small_file_bytes = 128 * 1024;
 
-bool WcRun::count_open_input(int fd, const char *name, input::InputStatus &status, off_t offset) {
-  // Diagnostics name standard input "standard input" (translated).
-  const char *diagnostic_name = name ? name : out::translate("standard input");
-  Counts counts;
-  int read_error = 0;
-  ReadStats read_stats;  // how the input was read, for --stats and --debug
+InputCounts WcRun::measure(int fd, input::InputStatus &status, off_t offset) const {
+  InputCounts measured;
+  Counts &counts = measured.counts;
   if (bytes_only()) {
     auto shortcut = io::count_bytes_from_size(fd, status, offset,
                                               compat_.size_shortcut_moves_offset());
@@ -123,12 +161,11 @@ bool WcRun::count_open_input(int fd, const char *name, input::InputStatus &statu
       posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
       CountOptions bytes_options = options_;
       bytes_options.selection = Selection{false, false, false, true, false};
-      CountResult rest = count_fd(fd, bytes_options, config_.read, &read_stats);
+      CountResult rest = count_fd(fd, bytes_options, config_.read, &measured.stats);
       counts.bytes += rest.counts.bytes;
-      read_error = rest.error;
+      measured.read_error = rest.error;
     }
   } else {
-    print_debug_line();
     // GNU asks for sequential readahead on every input. A regular file that
     // the stat pre-pass found smaller than one read gains nothing from it,
     // and in a list of 100,000 small files the call is one system call in
@@ -136,24 +173,36 @@ bool WcRun::count_open_input(int fd, const char *name, input::InputStatus &statu
     const bool small_file = status.failed == 0 && S_ISREG(status.st.st_mode) &&
                             status.st.st_size < small_file_bytes;
     if (!small_file) posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-    CountResult result = count_fd(fd, options_, config_.read, &read_stats);
+    CountResult result = count_fd(fd, options_, config_.read, &measured.stats);
     counts = result.counts;
-    read_error = result.error;
+    measured.read_error = result.error;
   }
   if (options_.encoding == Encoding::single_byte) counts.chars = counts.bytes;
+  return measured;
+}
 
+bool WcRun::report(const char *name, const InputCounts &measured) {
+  // Diagnostics name standard input "standard input" (translated).
+  const char *diagnostic_name = name ? name : out::translate("standard input");
+  const int read_error = measured.read_error;
   bool ok = read_error == 0;
   bool error_after_line = compat_.reports_read_error_after_counts();
   if (!ok && !error_after_line) out::report(read_error, out::quote_file_name_for_diagnostic(diagnostic_name));
   if (config_.total_mode != cli::TotalMode::only) {
-    out::write_line(out::format_count_line(counts, config_.selection, width_, name));
+    out::write_line(out::format_count_line(measured.counts, config_.selection, width_, name));
   }
   if (!ok && error_after_line) out::report(read_error, out::quote_file_name_for_diagnostic(diagnostic_name));
   if (config_.debug || config_.stats) {
-    report_reading(out::quote_file_name_for_diagnostic(diagnostic_name), read_stats, config_.debug, config_.stats);
+    report_reading(out::quote_file_name_for_diagnostic(diagnostic_name), measured.stats, config_.debug,
+                   config_.stats);
   }
-  totals_.add(counts);
+  totals_.add(measured.counts);
   return ok;
+}
+
+bool WcRun::count_open_input(int fd, const char *name, input::InputStatus &status, off_t offset) {
+  if (!bytes_only()) print_debug_line();
+  return report(name, measure(fd, status, offset));
 }
 
 /// GNU wc_file(): "-" and the nameless implicit input are standard input,
@@ -175,6 +224,84 @@ bool WcRun::count_name(const char *name, input::InputStatus &status) {
     return false;
   }
   return ok;
+}
+
+/// count_name()'s reading half, on a helper thread: nothing is printed.
+/// false hands the file back to the main thread, which then counts it in
+/// order: when open() fails for want of descriptors, which is no property
+/// of the file (the main thread, with fewer open, may succeed).
+bool WcRun::count_name_ahead(const char *name, input::InputStatus &status, FileOutcome &outcome) const {
+  outcome = FileOutcome{};
+  const int fd = open(name, O_RDONLY);
+  if (fd < 0) {
+    if (errno == EMFILE || errno == ENFILE || errno == EINTR) return false;
+    outcome.open_error = errno;
+    return true;
+  }
+  outcome.input = measure(fd, status, 0);
+  if (close(fd) != 0) outcome.close_error = errno;
+  return true;
+}
+
+/// Prints what count_name_ahead() found, exactly as count_name() would have.
+bool WcRun::report_ahead(const char *name, const FileOutcome &outcome) {
+  if (outcome.open_error != 0) {
+    out::report(outcome.open_error, out::quote_file_name_for_diagnostic(name));
+    return false;
+  }
+  print_debug_line();
+  bool ok = report(name, outcome.input);
+  if (outcome.close_error != 0) {
+    out::report(outcome.close_error, out::quote_file_name_for_diagnostic(name));
+    return false;
+  }
+  return ok;
+}
+
+/// --jobs, else the CPUs this process may use; capped for huge machines.
+unsigned WcRun::usable_threads() const {
+  const unsigned jobs = config_.read.jobs != 0 ? config_.read.jobs : pipeline::usable_cpus();
+  return std::min(jobs, fanout_max_threads);
+}
+
+std::unique_ptr<FileFanout> WcRun::start_fanout(const std::vector<const char *> &names,
+                                                std::vector<input::InputStatus> &statuses, unsigned threads) {
+  // -c takes sizes from the pre-pass (a few system calls a file, no read):
+  // nothing to share out.
+  if (bytes_only() || names.size() < fanout_min_files) return nullptr;
+  // Only regular files that the pre-pass found non-empty and below the
+  // pipeline's threshold are counted ahead. Larger files get every CPU
+  // from the pipeline; standard input, FIFOs and devices are read in
+  // order, when GNU would read them (opening a FIFO waits for its writer,
+  // reading a tty waits for its user); empty regular files are mostly
+  // /proc and /sys files, whose contents may depend on when and from which
+  // thread they are read.
+  std::vector<const char *> eligible(names.size(), nullptr);
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const input::InputStatus &status = statuses[i];
+    const char *name = names[i];
+    if (name == nullptr || *name == '\0' || std::strcmp(name, "-") == 0 || status.failed != 0) continue;
+    if (!S_ISREG(status.st.st_mode) || status.st.st_size <= 0 ||
+        static_cast<std::uint64_t>(status.st.st_size) >= config_.read.serial_threshold) {
+      continue;
+    }
+    eligible[i] = name;
+    ++count;
+  }
+  if (count < fanout_min_files) return nullptr;
+  auto fanout = std::make_unique<FileFanout>(
+      names.size(), threads - 1, fanout_window,
+      [this, eligible = std::move(eligible), &statuses](std::size_t index, FileOutcome &outcome) {
+        return eligible[index] != nullptr && count_name_ahead(eligible[index], statuses[index], outcome);
+      });
+  // A fatal write error (GNU >= 9.10) exits from deep in out::write_line:
+  // the helpers must be stopped before exit() tears down what they use.
+  g_active_fanout = fanout.get();
+  out::set_before_fatal_exit([] {
+    if (g_active_fanout != nullptr) g_active_fanout->stop();
+  });
+  return fanout;
 }
 
 void WcRun::print_total(std::size_t names) {
@@ -219,10 +346,18 @@ int WcRun::run() {
   } else {
     for (const auto &name : list->known_names()) known.push_back(name.c_str());
   }
-  auto statuses = input::stat_inputs(known, config_.selection.count());
+  // A long list is worked on by several threads: the pre-pass, then the
+  // counting of small files (start_fanout).
+  const unsigned threads = known.size() >= fanout_min_files ? usable_threads() : 1;
+  auto statuses = input::stat_inputs(known, config_.selection.count(), threads);
   width_ = config_.total_mode == cli::TotalMode::only
                ? 1
                : input::number_width(statuses, compat_.saturates_totals());
+
+  // Many small files: helper threads count the files ahead while this
+  // thread prints, in order.
+  std::unique_ptr<FileFanout> fanout;
+  if (!list->streamed() && !implicit_stdin && threads > 1) fanout = start_fanout(known, statuses, threads);
 
   bool ok = true;
   const bool list_from_stdin = config_.files0_from && *config_.files0_from == "-";
@@ -255,13 +390,21 @@ int WcRun::run() {
       }
       skip = true;
     }
+    const FileOutcome *ahead = fanout ? fanout->take(index) : nullptr;
     if (skip) {
       ok = false;
+    } else if (ahead != nullptr) {
+      ok &= report_ahead(name.c_str(), *ahead);
     } else {
       ok &= count_name(name.c_str(), status);
     }
     // A streamed list has one status slot, re-stat'ed for every name.
     if (list->streamed()) statuses[0].failed = 1;
+  }
+
+  if (fanout) {
+    fanout->stop();
+    g_active_fanout = nullptr;
   }
 
   // No operands means standard input; an empty --files0-from list means

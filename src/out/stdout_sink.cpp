@@ -17,6 +17,7 @@ namespace fastwc::out {
 namespace {
 
 bool g_diagnose_at_once = false;
+void (*g_before_fatal_exit)() = nullptr;
 
 /// gnulib close_stream(): a stream fails when it had an error, or when
 /// fclose fails with data pending or for a reason other than EBADF. errno
@@ -51,6 +52,8 @@ void prepare_stdout(bool diagnose_write_errors_at_once) noexcept {
   std::atexit(close_stdout_at_exit);
 }
 
+void set_before_fatal_exit(void (*hook)()) noexcept { g_before_fatal_exit = hook; }
+
 void write_line(std::string_view line) noexcept {
   std::fwrite(line.data(), 1, line.size(), stdout);
   if (g_diagnose_at_once && std::ferror(stdout)) {
@@ -59,6 +62,7 @@ void write_line(std::string_view line) noexcept {
     __fpurge(stdout);
     std::clearerr(stdout);
     report(saved_errno, translate("write error"));
+    if (g_before_fatal_exit != nullptr) g_before_fatal_exit();
     std::exit(EXIT_FAILURE);
   }
 }

@@ -393,6 +393,7 @@ class Fixture:
             "list_mixed": b"f1\0\0nosuch\0-\0big\0dir\0\0z8192\0",
             "list_names": b"\0".join(self.names + [n + b".no" for n in self.names]) + b"\0",
             "list_large": b"\0".join(n.encode() for n in self.large) + b"\0",
+            "list_many": b"f1\0nosuch\0dir\0f2\0\0empty\0big\0-\0unread\0" * 10,
         }
         for name, data in lists.items():
             self.put(name, data)
