@@ -7,10 +7,10 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
 #include <limits>
 #include <memory>
 #include <string>
@@ -105,7 +105,8 @@ class WcRun {
   bool report_ahead(const char *name, const FileOutcome &outcome);
   unsigned usable_threads() const;
   std::unique_ptr<FileFanout> start_fanout(const std::vector<const char *> &names,
-                                           std::vector<input::InputStatus> &statuses, unsigned threads);
+                                           std::vector<input::InputStatus> &statuses,
+                                           unsigned threads);
   bool bytes_only() const;
   void print_debug_line() const;
   void print_total(std::size_t names);
@@ -193,8 +194,8 @@ bool WcRun::report(const char *name, const InputCounts &measured) {
   }
   if (!ok && error_after_line) out::report(read_error, out::quote_file_name_for_diagnostic(diagnostic_name));
   if (config_.debug || config_.stats) {
-    report_reading(out::quote_file_name_for_diagnostic(diagnostic_name), measured.stats, config_.debug,
-                   config_.stats);
+    report_reading(out::quote_file_name_for_diagnostic(diagnostic_name), measured.stats,
+                   config_.debug, config_.stats);
   }
   totals_.add(measured.counts);
   return ok;
@@ -230,7 +231,8 @@ bool WcRun::count_name(const char *name, input::InputStatus &status) {
 /// false hands the file back to the main thread, which then counts it in
 /// order: when open() fails for want of descriptors, which is no property
 /// of the file (the main thread, with fewer open, may succeed).
-bool WcRun::count_name_ahead(const char *name, input::InputStatus &status, FileOutcome &outcome) const {
+bool WcRun::count_name_ahead(const char *name, input::InputStatus &status,
+                             FileOutcome &outcome) const {
   outcome = FileOutcome{};
   const int fd = open(name, O_RDONLY);
   if (fd < 0) {
@@ -265,7 +267,8 @@ unsigned WcRun::usable_threads() const {
 }
 
 std::unique_ptr<FileFanout> WcRun::start_fanout(const std::vector<const char *> &names,
-                                                std::vector<input::InputStatus> &statuses, unsigned threads) {
+                                                std::vector<input::InputStatus> &statuses,
+                                                unsigned threads) {
   // -c takes sizes from the pre-pass (a few system calls a file, no read):
   // nothing to share out.
   if (bytes_only() || names.size() < fanout_min_files) return nullptr;
@@ -281,7 +284,8 @@ std::unique_ptr<FileFanout> WcRun::start_fanout(const std::vector<const char *> 
   for (std::size_t i = 0; i < names.size(); ++i) {
     const input::InputStatus &status = statuses[i];
     const char *name = names[i];
-    if (name == nullptr || *name == '\0' || std::strcmp(name, "-") == 0 || status.failed != 0) continue;
+    if (name == nullptr || *name == '\0' || std::strcmp(name, "-") == 0 || status.failed != 0)
+      continue;
     if (!S_ISREG(status.st.st_mode) || status.st.st_size <= 0 ||
         static_cast<std::uint64_t>(status.st.st_size) >= config_.read.serial_threshold) {
       continue;
@@ -293,7 +297,8 @@ std::unique_ptr<FileFanout> WcRun::start_fanout(const std::vector<const char *> 
   auto fanout = std::make_unique<FileFanout>(
       names.size(), threads - 1, fanout_window,
       [this, eligible = std::move(eligible), &statuses](std::size_t index, FileOutcome &outcome) {
-        return eligible[index] != nullptr && count_name_ahead(eligible[index], statuses[index], outcome);
+        return eligible[index] != nullptr &&
+               count_name_ahead(eligible[index], statuses[index], outcome);
       });
   // A fatal write error (GNU >= 9.10) exits from deep in out::write_line:
   // the helpers must be stopped before exit() tears down what they use.
@@ -357,7 +362,8 @@ int WcRun::run() {
   // Many small files: helper threads count the files ahead while this
   // thread prints, in order.
   std::unique_ptr<FileFanout> fanout;
-  if (!list->streamed() && !implicit_stdin && threads > 1) fanout = start_fanout(known, statuses, threads);
+  if (!list->streamed() && !implicit_stdin && threads > 1)
+    fanout = start_fanout(known, statuses, threads);
 
   bool ok = true;
   const bool list_from_stdin = config_.files0_from && *config_.files0_from == "-";

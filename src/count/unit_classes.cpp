@@ -64,6 +64,7 @@ UnitClasses::UnitClasses(const locale::CharClasses &classes, WordRule rule, bool
 
 UnitClasses::~UnitClasses() {
   for (std::size_t i = 0; i < blocks_.size(); ++i) delete blocks_[i].load(std::memory_order_acquire);
+  delete[] bmp_table_.load(std::memory_order_acquire);
 }
 
 std::uint8_t UnitClasses::c_locale_byte(std::uint8_t b, WordRule rule,
@@ -130,10 +131,34 @@ std::uint8_t UnitClasses::wide_uncached(char32_t c) const noexcept {
 LeadPlanes UnitClasses::lead_planes() const noexcept {
   return {same_class_.load(std::memory_order_acquire), constituent_.load(std::memory_order_acquire),
           same_width_.load(std::memory_order_acquire), width1_.load(std::memory_order_acquire),
-          width2_.load(std::memory_order_acquire)};
+          width2_.load(std::memory_order_acquire),     bmp_table_.load(std::memory_order_acquire)};
+}
+
+bool UnitClasses::build_bmp_table() const noexcept {
+  static std::mutex mutex;  // one builder; readers never lock
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (bmp_table_.load(std::memory_order_relaxed) != nullptr) return true;
+  constexpr std::size_t code_points = 0x20000;
+  auto *table = new (std::nothrow) std::uint8_t[code_points + 3];
+  if (table == nullptr) return false;
+  // The surrogates never decode (the kernels never look them up); the
+  // block cache fills the rest 256 code points at a time. Plane 1 is
+  // mostly unassigned, but emoji live there.
+  for (char32_t c = 0; c < code_points; ++c) {
+    table[c] = c < 0x80 ? bytes_[c] : (c >= 0xD800 && c <= 0xDFFF) ? 0 : wide(c);
+  }
+  table[code_points] = table[code_points + 1] = table[code_points + 2] = 0;
+  bmp_table_.store(table, std::memory_order_release);
+  return true;
 }
 
 bool UnitClasses::note_slow_lead(std::uint8_t lead, std::uint32_t count) const noexcept {
+  if (bmp_table_.load(std::memory_order_relaxed) == nullptr) {
+    const std::uint64_t before = slow_chars_.load(std::memory_order_relaxed);
+    slow_chars_.store(before + count, std::memory_order_relaxed);
+    if (before < bmp_table_threshold && before + count >= bmp_table_threshold && build_bmp_table())
+      return true;
+  }
   if (lead < 0xC2 || lead >= 0xF0) return false;  // 4- to 6-byte leads stay per character
   const std::size_t i = lead - 0xC0u;
   // Examining a lead asks the C library about all its code points (64 for

@@ -42,6 +42,12 @@ struct LeadPlanes {
   std::uint64_t same_width;  ///< all have one -L width
   std::uint64_t width1;      ///< ... and it is 1
   std::uint64_t width2;      ///< ... and it is 2 (neither: 0)
+  /// The properties of every code point of planes 0 and 1 (U+0000..U+1FFFF:
+  /// the BMP, and emoji), one byte each, plus three bytes of padding (so
+  /// that a 32-bit load at any code point stays inside), or nullptr until
+  /// UnitClasses::bmp_table_threshold characters have gone the
+  /// per-character way. Complete when published, never changed afterwards.
+  const std::uint8_t *bmp;
 };
 
 /// 64 consecutive code points from a multiple of 64 (a cell): those share
@@ -114,9 +120,19 @@ class UnitClasses {
   CellInfo cell(std::uint32_t index, std::uint32_t count) const noexcept;
 
   /// Counts `count` characters with this lead classified one by one;
-  /// returns true when that made the lead's planes known (the caller may
-  /// reload them).
+  /// returns true when that made the lead's planes or the BMP table known
+  /// (the caller may reload them).
   bool note_slow_lead(std::uint8_t lead, std::uint32_t count) const noexcept;
+
+  /// Characters classified one by one (or by cell) before the table of
+  /// planes 0 and 1 (LeadPlanes::bmp) is built. Building it asks the C
+  /// library about 129,000 code points (2 ms here); by the ski-rental rule
+  /// it is built once per-character lookups (about 4 ns each) have cost
+  /// about as much.
+  static constexpr std::uint64_t bmp_table_threshold = std::uint64_t{1} << 19;
+  /// Builds the table of planes 0 and 1 now (tests use it to reach the
+  /// table's kernels on small inputs); false when there is no memory for it.
+  bool build_bmp_table() const noexcept;
 
   const locale::CharClasses &classes() const noexcept { return *classes_; }
   WordRule rule() const noexcept { return rule_; }
@@ -153,6 +169,10 @@ class UnitClasses {
   support::ZeroedAtomicArray<std::uint64_t, cell_count> cell_exceptions_;
   mutable std::atomic<std::uint64_t> same_class_{0}, constituent_{0}, same_width_{0}, width1_{0},
       width2_{0};
+  /// Characters noted by note_slow_lead (relaxed; losing counts only delays).
+  mutable std::atomic<std::uint64_t> slow_chars_{0};
+  /// LeadPlanes::bmp: published once, complete (release / acquire).
+  mutable std::atomic<std::uint8_t *> bmp_table_{nullptr};
 };
 
 }  // namespace fastwc::count

@@ -19,8 +19,8 @@ namespace {
 /// starting a thread costs about as much as 20 stats.
 constexpr std::size_t names_per_thread_min = 256;
 
-void stat_range(const std::vector<const char *> &names, std::vector<InputStatus> &statuses, std::size_t begin,
-                std::size_t end) noexcept {
+void stat_range(const std::vector<const char *> &names, std::vector<InputStatus> &statuses,
+                std::size_t begin, std::size_t end) noexcept {
   for (std::size_t i = begin; i < end; ++i) {
     const char *name = names[i];
     bool is_stdin = name == nullptr || std::strcmp(name, "-") == 0;
@@ -44,7 +44,8 @@ std::vector<InputStatus> stat_inputs(const std::vector<const char *> &names, int
     const std::size_t begin = part * part_size;
     const std::size_t end = std::min(names.size(), begin + part_size);
     try {
-      helpers.emplace_back([&names, &statuses, begin, end] { stat_range(names, statuses, begin, end); });
+      helpers.emplace_back(
+          [&names, &statuses, begin, end] { stat_range(names, statuses, begin, end); });
     } catch (const std::exception &) {
       stat_range(names, statuses, begin, end);
     }

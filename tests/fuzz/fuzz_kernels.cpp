@@ -5,10 +5,14 @@
 // SSE2, AVX2, AVX-512BW: ChunkCounter with the kernel forced, as
 // FASTWC_KERNEL forces it for the whole process), the public Counter and
 // count_buffer (the dispatched kernel) must all give the reference
-// engine's counts, after a normal end and after a read error.
+// engine's counts, after a normal end and after a read error. Half the
+// option sets count with the BMP table (UnitClasses::build_bmp_table) from
+// the first input on, the other half without it, as before a million
+// characters have been seen.
 #include <cstddef>
 #include <cstdint>
 
+#include "count/unit_classes.hpp"
 #include "fuzz_support.hpp"
 
 using namespace fastwc_fuzz;
@@ -19,6 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   const CountOptions options = decode_options(input.byte());
   const auto text = input.rest();
   const auto &classes = use_locale(options);
+  if (options.nbsp_separates_words)
+    count::UnitClasses::get(classes, options.word_rule, true).build_bmp_table();
 
   count::ReferenceCounter reference(options, classes);
   reference.update(text);

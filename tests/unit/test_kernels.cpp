@@ -262,3 +262,69 @@ TEST_CASE("kernels: sequences cut at every offset around block boundaries") {
   MESSAGE("kernel-vs-scalar comparisons: " << comparisons - before_case);
   CHECK(comparisons - before_case > 1000);
 }
+
+TEST_CASE("kernels: characters looked up in the table of planes 0 and 1") {
+  if (simd_kernels().empty()) return;
+  // The table is built once enough characters went the per-character way
+  // (UnitClasses::bmp_table_threshold, about a million); build it now for
+  // every UTF-8 instance, so that the kernels with gathers use it from here
+  // on (the instances are process-wide: later tests use it too).
+  for (const WordRule rule : {WordRule::printable_constituents, WordRule::non_space_constituents})
+    for (const bool nbsp : {true, false}) {
+      const UnitClasses &classes = unit_classes(true, rule, nbsp);
+      REQUIRE(classes.build_bmp_table());
+      REQUIRE(classes.lead_planes().bmp != nullptr);
+      // Its entries are the per-character answers.
+      for (char32_t c = 0x80; c < 0x20000; c += 7)
+        if (c < 0xD800 || c > 0xDFFF) REQUIRE(classes.lead_planes().bmp[c] == classes.wide(c));
+    }
+  const std::vector<Case> cases = all_cases();
+  const std::uint64_t before_case = comparisons;
+  std::mt19937 rng(20261130);
+  // Code points from every two- and three-byte lead and from plane 1 (in
+  // the table), from planes 2-16 (not in it), with ASCII, spaces and
+  // invalid bytes between them.
+  std::uniform_int_distribution<std::uint32_t> code_point(0x80, 0xFFFF);
+  std::uniform_int_distribution<std::uint32_t> plane1(0x10000, 0x1FFFF);
+  std::uniform_int_distribution<std::uint32_t> beyond(0x20000, 0x10FFFF);
+  std::uniform_int_distribution<std::uint32_t> cjk_b(0x20000, 0x2A6DF);  // wide, unlike plane 1
+  std::uniform_int_distribution<int> other(0, 9);
+  const auto random_text = [&](std::size_t size) {
+    std::string s;
+    while (s.size() < size) {
+      const int kind = other(rng);
+      if (kind == 0) {
+        s += " ";
+      } else if (kind == 1) {
+        const int pick = other(rng);
+        const std::uint32_t c = pick < 6 ? plane1(rng) : pick < 8 ? cjk_b(rng) : beyond(rng);
+        s += static_cast<char>(0xF0 | (c >> 18));
+        s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+        s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+        s += static_cast<char>(0x80 | (c & 0x3F));
+      } else if (kind == 2) {
+        s += "\377";
+      } else if (kind == 3) {
+        s += "a\n";
+      } else {
+        std::uint32_t c = code_point(rng);
+        if (c >= 0xD800 && c <= 0xDFFF) c -= 0x800;
+        if (c < 0x800) {
+          s += static_cast<char>(0xC0 | (c >> 6));
+        } else {
+          s += static_cast<char>(0xE0 | (c >> 12));
+          s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+        }
+        s += static_cast<char>(0x80 | (c & 0x3F));
+      }
+    }
+    s.resize(size);
+    return s;
+  };
+  for (std::size_t size = 0; size <= 1100; ++size) check_exact(random_text(size), cases);
+  for (int round = 0; round < 8; ++round) check_exact(random_text(65536 + 17 * round), cases);
+  for (const Style style : {Style::utf8, Style::invalid})
+    for (std::size_t size = 60; size <= 700; size += 13) check_exact(make(style, size, rng), cases);
+  MESSAGE("kernel-vs-scalar comparisons with the BMP table: " << comparisons - before_case);
+  CHECK(comparisons - before_case > 1000);
+}

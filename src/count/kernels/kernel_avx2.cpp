@@ -13,6 +13,8 @@ struct IsaOps<xsimd::avx2> {
   using batch_bool = batch::batch_bool_type;
   static constexpr bool has_mask_registers = false;
   static constexpr bool has_shuffle = true;
+  static constexpr bool has_gather = true;
+  using wide = xsimd::batch<std::uint32_t, xsimd::avx2>;
 
   static std::uint64_t bits(batch_bool m) noexcept {
     return static_cast<std::uint32_t>(_mm256_movemask_epi8(m));
@@ -43,6 +45,26 @@ struct IsaOps<xsimd::avx2> {
   static batch shift_in(batch cur, batch prev) noexcept {
     // [prev's high lane, cur's low lane], then per-lane byte alignment.
     return batch(_mm256_alignr_epi8(cur, _mm256_permute2x128_si256(prev, cur, 0x21), 16 - K));
+  }
+  template <int K>
+  static wide widen(batch v) noexcept {
+    const __m128i half = K < 2 ? _mm256_castsi256_si128(v) : _mm256_extracti128_si256(v, 1);
+    return wide(_mm256_cvtepu8_epi32(K % 2 == 0 ? half : _mm_srli_si128(half, 8)));
+  }
+  template <int N>
+  static wide shift_left(wide v) noexcept {
+    return wide(_mm256_slli_epi32(v, N));
+  }
+  static wide gather(const std::uint8_t *base, wide offset, std::uint32_t active) noexcept {
+    // One sign bit a lane: lane i takes part when bit i of `active` is set.
+    const __m256i lane_bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    const __m256i mask = _mm256_cmpeq_epi32(
+        _mm256_and_si256(_mm256_set1_epi32(static_cast<int>(active)), lane_bits), lane_bits);
+    return wide(_mm256_mask_i32gather_epi32(_mm256_setzero_si256(),
+                                            reinterpret_cast<const int *>(base), offset, mask, 1));
+  }
+  static std::uint32_t wide_bits(wide::batch_bool_type m) noexcept {
+    return static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(m)));
   }
 };
 

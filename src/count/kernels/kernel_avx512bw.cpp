@@ -15,6 +15,8 @@ struct IsaOps<xsimd::avx512bw> {
   using batch_bool = batch::batch_bool_type;
   static constexpr bool has_mask_registers = true;
   static constexpr bool has_shuffle = true;
+  static constexpr bool has_gather = true;
+  using wide = xsimd::batch<std::uint32_t, xsimd::avx512bw>;
 
   static std::uint64_t bits(batch_bool m) noexcept {
     return static_cast<std::uint64_t>(static_cast<__mmask64>(m));
@@ -48,6 +50,23 @@ struct IsaOps<xsimd::avx512bw> {
     // register and trips -Wmaybe-uninitialized.)
     const __m512i lanes_up = _mm512_maskz_alignr_epi64(0xFF, cur, prev, 6);
     return batch(_mm512_alignr_epi8(cur, lanes_up, 16 - K));
+  }
+  // The zero-masked forms again: gcc 12's plain ones read an undefined
+  // register and trip -Wmaybe-uninitialized.
+  template <int K>
+  static wide widen(batch v) noexcept {
+    return wide(_mm512_maskz_cvtepu8_epi32(0xFFFF, _mm512_maskz_extracti32x4_epi32(0xFF, v, K)));
+  }
+  template <int N>
+  static wide shift_left(wide v) noexcept {
+    return wide(_mm512_maskz_slli_epi32(0xFFFF, v, N));
+  }
+  static wide gather(const std::uint8_t *base, wide offset, std::uint32_t active) noexcept {
+    return wide(_mm512_mask_i32gather_epi32(_mm512_setzero_si512(), static_cast<__mmask16>(active),
+                                            offset, base, 1));
+  }
+  static std::uint32_t wide_bits(wide::batch_bool_type m) noexcept {
+    return static_cast<std::uint32_t>(static_cast<__mmask16>(m));
   }
 };
 

@@ -26,12 +26,16 @@
 // width from their lead byte when all characters with that lead agree
 // (UnitClasses::lead_planes, as nibble tables), else from their 64-code-
 // point cell (UnitClasses::cell: shared properties plus an exception bit
-// map), else one by one (classify_multibyte). The last bytes of a chunk and
+// map), else one by one (classify_multibyte). Once enough characters have
+// gone those slower ways, a table of every code point below U+20000 exists
+// (UnitClasses::build_bmp_table) and ISAs with gathers look characters up
+// there, 8 or 16 at a time (classify_by_table). The last bytes of a chunk and
 // a trailing incomplete sequence go through utf8_span, the scalar path.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include <xsimd/xsimd.hpp>
 
@@ -56,6 +60,16 @@ namespace fastwc::count::kernels {
 ///   template <int K> static batch shift_in(batch cur, batch prev);
 ///        // the bytes of (prev, cur) shifted up by K: byte i is cur[i - K],
 ///        // or prev[width + i - K] for i < K
+///   static constexpr bool has_gather;       // 32-bit gathers available
+///   when has_gather:
+///   using wide = xsimd::batch<std::uint32_t, A>;
+///   template <int K> static wide widen(batch);  // bytes K*w/4.. of a batch
+///        // of w bytes, zero-extended to 32 bits each
+///   template <int N> static wide shift_left(wide);
+///   static wide gather(const std::uint8_t *base, wide offset, std::uint32_t active);
+///        // 32 bits loaded at base + offset for the lanes whose bit is set
+///        // in `active`, 0 in the others
+///   static std::uint32_t wide_bits(wide::batch_bool_type);  // one bit a lane
 template <class A>
 struct IsaOps;
 
@@ -390,6 +404,7 @@ struct SimdKernel {
     B width_one;   ///< bits 0-3: same_width, bits 4-7: width1
     B width_two;   ///< bits 0-3: width2
     B high_select; ///< high nibble C-F: 0x11 << (nibble - 0xC)
+    const std::uint8_t *bmp;  ///< LeadPlanes::bmp
   };
 
   static LeadTables lead_tables(const LeadPlanes &planes) noexcept {
@@ -409,7 +424,8 @@ struct SimdKernel {
       put(2, planes.width2, 0);
     }
     const B select = table(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x22, 0x44, 0x88);
-    return {B::load_aligned(t[0]), B::load_aligned(t[1]), B::load_aligned(t[2]), select};
+    return {B::load_aligned(t[0]), B::load_aligned(t[1]), B::load_aligned(t[2]), select,
+            planes.bmp};
   }
 
   /// The multibyte characters that their lead byte alone classifies, with
@@ -443,6 +459,78 @@ struct SimdKernel {
     m.w1 |= fast & w1;
     m.w2 |= fast & w2;
     return fast;
+  }
+
+  /// One quarter of a vector of the block (bytes `shift`.. of it): the
+  /// code points of its characters `mine` (two and three bytes, and four
+  /// bytes in plane 1) and their table entries, as bits at their leads.
+  template <int K, bool Words, bool Width>
+  static void table_quarter(const std::uint8_t *table, B lead_bytes, B second_bytes, B third_bytes,
+                            B fourth_bytes, std::uint64_t mine, unsigned shift,
+                            CharMasks &out) noexcept {
+    constexpr unsigned quarter = width / 4;
+    const auto active = static_cast<std::uint32_t>((mine >> shift) & live_mask(quarter));
+    using W = typename Isa::wide;
+    const W lead = Isa::template widen<K>(lead_bytes);
+    const W second = Isa::template widen<K>(second_bytes) & W(0x3F);
+    const W third = Isa::template widen<K>(third_bytes) & W(0x3F);
+    // C2..DF: 5 + 6 bits. E0..EF: 4 + 6 + 6 bits. F0 9x: plane 1, whose
+    // last 16 bits are laid out as a three-byte form's, one byte later.
+    const W two = Isa::template shift_left<6>(lead & W(0x1F)) | second;
+    const auto four = (lead & W(0xF0)) == W(0xF0);
+    const W high = xsimd::select(four, second, lead) & W(0x0F);
+    const W middle = xsimd::select(four, third, second);
+    const W low = xsimd::select(four, Isa::template widen<K>(fourth_bytes) & W(0x3F), third);
+    const W three = Isa::template shift_left<12>(high) | Isa::template shift_left<6>(middle) | low |
+                    xsimd::select(four, W(0x10000), W(0));
+    const W code_point = xsimd::select((lead & W(0xE0)) == W(0xE0), three, two);
+    const W props = Isa::gather(table, code_point, active) & W(0xFF);
+    if constexpr (Words) {
+      out.sep |= std::uint64_t{Isa::wide_bits((props & W(unit_props::separator)) != W(0))} << shift;
+      out.con |= std::uint64_t{Isa::wide_bits((props & W(unit_props::constituent)) != W(0))}
+                 << shift;
+    }
+    if constexpr (Width) {
+      const W columns = props & W(unit_props::width_mask);
+      out.w1 |= std::uint64_t{Isa::wide_bits(columns == W(1u << unit_props::width_shift))} << shift;
+      out.w2 |= std::uint64_t{Isa::wide_bits(columns == W(2u << unit_props::width_shift))} << shift;
+    }
+  }
+
+  /// Classifies the characters among `slow` below U+20000 by their entries
+  /// in the table of planes 0 and 1; returns the characters left (four-byte
+  /// ones beyond plane 1). q[64..67] must be readable.
+  /// Out of line, like ascii_run: inlined into utf8_plan it made the
+  /// whole loop 10-25% slower (register pressure, measured).
+  template <bool Words, bool Width>
+  [[gnu::noinline]] static std::uint64_t classify_by_table(const std::uint8_t *table,
+                                                           const Block &b, const std::uint8_t *q,
+                                                           std::uint64_t slow,
+                                                           CharMasks &m) noexcept {
+    const Block next1 = load(q + 1);
+    // Leads of four bytes, but F0 followed by 90..9F (U+10000..U+1FFFF).
+    const std::uint64_t beyond = bits(b, [](B v) { return Isa::le(B(0xF1), v); }) |
+                                 (bits(b, [](B v) { return v == B(0xF0); }) &
+                                  ~bits(next1, [](B v) { return (v & B(0xF0)) == B(0x90); }));
+    const std::uint64_t mine = slow & ~beyond;
+    if (mine == 0) return slow;
+    const Block next2 = load(q + 2);
+    const Block next3 = load(q + 3);
+    CharMasks found{0, 0, 0, 0};
+    for (std::size_t l = 0; l < lanes; ++l) {
+      const auto base = static_cast<unsigned>(l * width);
+      [&]<int... K>(std::integer_sequence<int, K...>) {
+        (table_quarter<K, Words, Width>(table, b.v[l], next1.v[l], next2.v[l], next3.v[l], mine,
+                                        base + static_cast<unsigned>(K) * (width / 4), found),
+         ...);
+      }
+      (std::make_integer_sequence<int, 4>{});
+    }
+    m.sep |= found.sep & mine;
+    m.con |= found.con & mine;
+    m.w1 |= found.w1 & mine;
+    m.w2 |= found.w2 & mine;
+    return slow & beyond;
   }
 
   /// Bit i: bit (last[i] & 63) of `exceptions` is set, for the bytes
@@ -586,9 +674,17 @@ struct SimdKernel {
       if constexpr (Width) m.w1 = print_bits(b) & u.ascii;
       const std::uint64_t leads = u.lead & live;
       if (leads != 0) {
-        std::uint64_t fast = 0;
-        if constexpr (Isa::has_shuffle) fast = classify_by_lead<Words, Width>(tables, b, leads, m);
-        std::uint64_t slow = leads & ~fast;
+        std::uint64_t slow = leads;
+        bool by_table = false;
+        if constexpr (Isa::has_gather) {
+          // The table answers for every character below U+20000, at a cost
+          // that does not depend on how many there are: no lead planes.
+          by_table = tables.bmp != nullptr;
+          if (by_table) slow = classify_by_table<Words, Width>(tables.bmp, b, q, slow, m);
+        }
+        if constexpr (Isa::has_shuffle) {
+          if (!by_table) slow &= ~classify_by_lead<Words, Width>(tables, b, leads, m);
+        }
         if constexpr (Isa::has_shuffle) {
           if (slow != 0) slow = classify_by_cell(r, b, q, slow, m, tables, cache);
         }
