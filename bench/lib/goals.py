@@ -94,9 +94,12 @@ def evaluate(b, rss_rows):
         "`fastwc -l` vs a bare 1 MiB read() loop (English, warm)", 0.9,
         loop["mean"] / fast_l["mean"] if fast_l and loop else None,
         f"{_show(fast_l)} vs {_show(loop)}",
-        "one reader thread copies every byte from the page cache once (read() system time, Study B); "
-        "the counting overlaps it on the other CPU. Study C's IOSQE_ASYNC rows show whether io-wq "
-        "copies on a second core help on this machine."))
+        "system time: one reader thread copies every byte from the page cache (Study B), about 20% more "
+        "kernel time per byte than the loop's single hot 1 MiB buffer, plus ~2 ms of set-up (ring, pinning "
+        "the pool); counting overlaps on the other CPU. Tried, by hand on a 1 GiB file: unregistered buffers "
+        "(no set-up, slower reads: the same total), read sizes 128 KiB-2 MiB (none better), IOSQE_ASYNC "
+        "(Study C's rows; slower here). Two threads pread()ing alternate 1 MiB chunks read the file 1.1-1.35x "
+        "faster than one, so a second reading thread is what is left."))
     # 2. Every other mode at least half of -l's throughput on the same file.
     cases = [("english", "C", label) for label in ("default", "-w", "-L")] + \
             [("multilingual", "C.UTF-8", label) for label in ("default", "-w", "-m", "-L")]
@@ -106,11 +109,12 @@ def evaluate(b, rss_rows):
         base = _fast(b, group, (corpus, "-l", "file", locale))
         mode = "wc" if label == "default" else f"wc {label}"
         if corpus == "multilingual":
-            limit = ("counting, on both CPUs: in text dense in 3- and 4-byte characters (CJK, Hangul, Thai, "
-                     "Devanagari, emoji) the characters whose lead byte does not decide their class are classified "
-                     "one 64-code-point cell or one character at a time, about 3.5 ns per character per core "
-                     "(perf: the cell loop in `utf8_plan` and `classify_multibyte`); `-m` needs no classes and "
-                     "keeps up. Study B's count-only column is the kernel's speed from memory.")
+            limit = ("counting, on both CPUs (user time): every multibyte character's class and width is "
+                     "looked up in the table of planes 0-1 with AVX-512/AVX2 gathers, 16 or 8 at a time, four "
+                     "or eight gathers per 64-byte block whatever its characters; perf puts 60% of the time in "
+                     "`classify_by_table`, mostly waiting on the gathers' latency (packing the lanes to gather "
+                     "once per block did not help). `-m` needs no classes and keeps up. Study B's count-only "
+                     "column is the kernel's speed from memory.")
         else:
             limit = ("counting is slower than reading here: Study B's count-only column is the kernel's speed "
                      "from memory, Study C the gain from more counting threads.")
@@ -138,11 +142,10 @@ def evaluate(b, rss_rows):
         f"`fastwc -l --files0-from` over {b.small_count} files of 1 KiB vs GNU wc", 6.0,
         gnu_files["mean"] / fast_files["mean"] if fast_files and gnu_files else None,
         f"{_show(fast_files)} vs {_show(gnu_files)}",
-        "system time on one thread: per file GNU's stat pre-pass, openat, two reads, the line's write and close "
-        "(6 system calls; GNU wc makes 7). The kernel's work per file dominates: `bench/pipeline/small_files_loop` "
-        "(open, read, close only) takes about half of fastwc's time, and the same loop batched through io_uring "
-        "(openat, read and close linked, 64 files per submission) was only a few per cent faster, so batching was "
-        "not built; opening files on both CPUs at once is what is left."))
+        "system time: per file a stat (pre-pass), openat, two reads and close on one of the CPUs, and the line's "
+        "write on the main thread; both CPUs work (the pre-pass and the files are shared out, "
+        "`pipeline/ordered_fanout.hpp`). Batching the same calls through io_uring was only a few per cent faster "
+        "than plain calls (`bench/pipeline/small_files_loop`)."))
     # 5. A pipe.
     scenario = ("english", "-l", "pipe", "C.UTF-8")
     fast_pipe, gnu_pipe = _fast(b, "inputs", scenario), _gnu(b, "inputs", scenario)
