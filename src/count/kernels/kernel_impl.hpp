@@ -559,11 +559,22 @@ struct SimdKernel {
     /// Characters of three-byte leads E0..EF classified through cache hits,
     /// not yet counted toward their lead's examination.
     std::uint32_t pending[16];
+    /// Once the table exists: blocks go to it first while at least half of
+    /// the last 8 probed blocks mixed more cells than table_after_cells;
+    /// then every 64th block probes the cells again.
+    bool table_first;
+    bool over_budget;     ///< the last classify_by_cell left cells undone
+    std::uint8_t probes;  ///< bit i: the i-th last probe was over budget
+    std::uint32_t since_probe;
   };
 
   static void clear(CellCache &cache) noexcept {
     for (unsigned k = 0; k < CellCache::size; ++k) cache.index[k] = ~std::uint32_t{0};
     for (unsigned k = 0; k < 16; ++k) cache.pending[k] = 0;
+    cache.table_first = false;
+    cache.over_budget = false;
+    cache.probes = 0;
+    cache.since_probe = 0;
   }
 
   /// Reports the pending counts (UnitClasses::note_slow_lead); true when
@@ -582,16 +593,21 @@ struct SimdKernel {
   /// Classifies the multibyte characters `slow` (valid, not classified by
   /// lead) by their cell (UnitClasses::cell): one cell at a time, all of its
   /// characters in the block at once, but for the cell's exceptions.
-  /// Returns the characters left: exceptions and characters above plane 1.
+  /// Returns the characters left: exceptions and characters above plane 1,
+  /// and every character of the cells beyond the first `cells`.
   static std::uint64_t classify_by_cell(const Request &r, const Block &b, const std::uint8_t *q,
                                         std::uint64_t slow, CharMasks &m, LeadTables &tables,
-                                        CellCache &cache) noexcept {
+                                        CellCache &cache, unsigned cells) noexcept {
     // q[64..68] are readable (utf8_plan's loop condition), so are these.
     const Block next1 = load(q + 1);
     const Block next2 = load(q + 2);
     const Block next3 = load(q + 3);
     std::uint64_t rest = 0;
-    while (slow != 0) {
+    for (; slow != 0; --cells) {
+      if (cells == 0) {
+        cache.over_budget = true;  // the rest is the table's
+        return rest | slow;
+      }
       const unsigned i = static_cast<unsigned>(__builtin_ctzll(slow));
       const std::uint8_t lead = q[i];
       const std::uint8_t second = q[i + 1];
@@ -656,6 +672,13 @@ struct SimdKernel {
     return rest;
   }
 
+  /// Cells a block's characters are looked up by (UnitClasses::cell)
+  /// before the rest go to the table. Measured: one-script lines
+  /// (bench_kernels' multilingual corpus) ran at 2.8 GB/s table-first and
+  /// 4.2 GB/s with 4 cells first; scripts mixed within lines (bench/run's)
+  /// ran 1.3-2x slower with any cells first, hence the probing.
+  static constexpr unsigned table_after_cells = 4;
+
   /// Counts one block's units (bits below u.end).
   template <bool Rule95, bool Words, bool Width>
   static void utf8_block(const Request &r, UnitAccumulator &acc, const Block &b, const Units &u,
@@ -675,18 +698,29 @@ struct SimdKernel {
       const std::uint64_t leads = u.lead & live;
       if (leads != 0) {
         std::uint64_t slow = leads;
-        bool by_table = false;
+        if constexpr (Isa::has_shuffle) {
+          slow &= ~classify_by_lead<Words, Width>(tables, b, leads, m);
+          // Text in one script keeps to a few cells a block, which the cell
+          // cache answers at once; text that mixes more cells than that
+          // goes to the table, whose gathers cost the same for any mix.
+          unsigned cells = 64;
+          if (Isa::has_gather && tables.bmp != nullptr) {
+            const bool probe = !cache.table_first || (++cache.since_probe & 63) == 0;
+            cells = probe ? table_after_cells : 0;
+          }
+          if (slow != 0 && cells != 0) {
+            cache.over_budget = false;
+            slow = classify_by_cell(r, b, q, slow, m, tables, cache, cells);
+            if (cells == table_after_cells) {
+              cache.probes =
+                  static_cast<std::uint8_t>((cache.probes << 1) | (cache.over_budget ? 1 : 0));
+              cache.table_first = popcount(cache.probes) >= 4;
+            }
+          }
+        }
         if constexpr (Isa::has_gather) {
-          // The table answers for every character below U+20000, at a cost
-          // that does not depend on how many there are: no lead planes.
-          by_table = tables.bmp != nullptr;
-          if (by_table) slow = classify_by_table<Words, Width>(tables.bmp, b, q, slow, m);
-        }
-        if constexpr (Isa::has_shuffle) {
-          if (!by_table) slow &= ~classify_by_lead<Words, Width>(tables, b, leads, m);
-        }
-        if constexpr (Isa::has_shuffle) {
-          if (slow != 0) slow = classify_by_cell(r, b, q, slow, m, tables, cache);
+          if (slow != 0 && tables.bmp != nullptr)
+            slow = classify_by_table<Words, Width>(tables.bmp, b, q, slow, m);
         }
         if (slow != 0 && classify_multibyte(*r.classes, q, slow, m)) {
           if constexpr (Isa::has_shuffle) tables = lead_tables(r.classes->lead_planes());
