@@ -271,7 +271,7 @@ std::unique_ptr<FileFanout> WcRun::start_fanout(const std::vector<const char *> 
                                                 unsigned threads) {
   // -c takes sizes from the pre-pass (a few system calls a file, no read):
   // nothing to share out.
-  if (bytes_only() || names.size() < fanout_min_files) return nullptr;
+  if (bytes_only()) return nullptr;
   // Only regular files that the pre-pass found non-empty and below the
   // pipeline's threshold are counted ahead. Larger files get every CPU
   // from the pipeline; standard input, FIFOs and devices are read in

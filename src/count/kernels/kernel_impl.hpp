@@ -484,7 +484,8 @@ struct SimdKernel {
     const W three = Isa::template shift_left<12>(high) | Isa::template shift_left<6>(middle) | low |
                     xsimd::select(four, W(0x10000), W(0));
     const W code_point = xsimd::select((lead & W(0xE0)) == W(0xE0), three, two);
-    const W props = Isa::gather(table, code_point, active) & W(0xFF);
+    // The low byte is the entry (the tests below mask it).
+    const W props = Isa::gather(table, code_point, active);
     if constexpr (Words) {
       out.sep |= std::uint64_t{Isa::wide_bits((props & W(unit_props::separator)) != W(0))} << shift;
       out.con |= std::uint64_t{Isa::wide_bits((props & W(unit_props::constituent)) != W(0))}
@@ -563,7 +564,6 @@ struct SimdKernel {
     /// the last 8 probed blocks mixed more cells than table_after_cells;
     /// then every 64th block probes the cells again.
     bool table_first;
-    bool over_budget;     ///< the last classify_by_cell left cells undone
     std::uint8_t probes;  ///< bit i: the i-th last probe was over budget
     std::uint32_t since_probe;
   };
@@ -572,7 +572,6 @@ struct SimdKernel {
     for (unsigned k = 0; k < CellCache::size; ++k) cache.index[k] = ~std::uint32_t{0};
     for (unsigned k = 0; k < 16; ++k) cache.pending[k] = 0;
     cache.table_first = false;
-    cache.over_budget = false;
     cache.probes = 0;
     cache.since_probe = 0;
   }
@@ -594,10 +593,12 @@ struct SimdKernel {
   /// lead) by their cell (UnitClasses::cell): one cell at a time, all of its
   /// characters in the block at once, but for the cell's exceptions.
   /// Returns the characters left: exceptions and characters above plane 1,
-  /// and every character of the cells beyond the first `cells`.
+  /// and every character of the cells beyond the first `cells` (then
+  /// `over_budget` is set).
   static std::uint64_t classify_by_cell(const Request &r, const Block &b, const std::uint8_t *q,
                                         std::uint64_t slow, CharMasks &m, LeadTables &tables,
-                                        CellCache &cache, unsigned cells) noexcept {
+                                        CellCache &cache, unsigned cells,
+                                        bool &over_budget) noexcept {
     // q[64..68] are readable (utf8_plan's loop condition), so are these.
     const Block next1 = load(q + 1);
     const Block next2 = load(q + 2);
@@ -605,7 +606,7 @@ struct SimdKernel {
     std::uint64_t rest = 0;
     for (; slow != 0; --cells) {
       if (cells == 0) {
-        cache.over_budget = true;  // the rest is the table's
+        over_budget = true;  // the rest is the table's
         return rest | slow;
       }
       const unsigned i = static_cast<unsigned>(__builtin_ctzll(slow));
@@ -703,17 +704,16 @@ struct SimdKernel {
           // Text in one script keeps to a few cells a block, which the cell
           // cache answers at once; text that mixes more cells than that
           // goes to the table, whose gathers cost the same for any mix.
-          unsigned cells = 64;
+          unsigned cells = 64;  // no budget: a block has at most 64 characters
           if (Isa::has_gather && tables.bmp != nullptr) {
             const bool probe = !cache.table_first || (++cache.since_probe & 63) == 0;
             cells = probe ? table_after_cells : 0;
           }
           if (slow != 0 && cells != 0) {
-            cache.over_budget = false;
-            slow = classify_by_cell(r, b, q, slow, m, tables, cache, cells);
+            bool over_budget = false;
+            slow = classify_by_cell(r, b, q, slow, m, tables, cache, cells, over_budget);
             if (cells == table_after_cells) {
-              cache.probes =
-                  static_cast<std::uint8_t>((cache.probes << 1) | (cache.over_budget ? 1 : 0));
+              cache.probes = static_cast<std::uint8_t>((cache.probes << 1) | (over_budget ? 1 : 0));
               cache.table_first = popcount(cache.probes) >= 4;
             }
           }
