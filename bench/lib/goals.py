@@ -101,12 +101,11 @@ def evaluate(b, rss_rows):
         "`fastwc -l` vs a bare 1 MiB read() loop (English, warm)", 0.9,
         loop["mean"] / fast_l["mean"] if fast_l and loop else None,
         f"{_show(fast_l)} vs {_show(loop)}",
-        "system time: one reader thread copies every byte from the page cache (Study B), about 20% more "
-        "kernel time per byte than the loop's single hot 1 MiB buffer, plus ~2 ms of set-up (ring, pinning "
-        "the pool); counting overlaps on the other CPU. Tried, by hand on a 1 GiB file: unregistered buffers "
-        "(no set-up, slower reads: the same total), read sizes 128 KiB-2 MiB (none better), IOSQE_ASYNC "
-        "(Study C's rows; slower here). Two threads pread()ing alternate 1 MiB chunks read the file 1.1-1.35x "
-        "faster than one, so a second reading thread is what is left."))
+        "system time: the page-cache copy itself, now on every CPU (`--io=pread`, auto's choice for -l: each "
+        "thread preads its own 1 MiB chunks and counts them while they are in its L2). The reader-thread "
+        "pipeline (Study C's `--io=uring` row) copies every byte on one CPU, into buffers another CPU pulls "
+        "from the shared cache: 0.83-0.84x in the runs of 2026-11-30. Also tried there: unregistered buffers, "
+        "read sizes 128 KiB-2 MiB (Study A), IOSQE_ASYNC (Study C): none better."))
     # 2. Every other mode at least half of -l's throughput on the same file.
     cases = [("english", "C", label) for label in ("default", "-w", "-L")] + \
             [("multilingual", "C.UTF-8", label) for label in ("default", "-w", "-m", "-L")]
@@ -123,8 +122,11 @@ def evaluate(b, rss_rows):
                      "once per block did not help). `-m` needs no classes and keeps up. Study B's count-only "
                      "column is the kernel's speed from memory.")
         else:
-            limit = ("counting is slower than reading here: Study B's count-only column is the kernel's speed "
-                     "from memory, Study C the gain from more counting threads.")
+            limit = ("counting and the copy share the CPUs: the reader thread copies every byte on one while "
+                     "the kernel counts on both, and `fastwc -l` now copies on both (pread threads). Study B's "
+                     "count-only column is the kernel's speed from memory; Study C's backend table has the same "
+                     "count with `--io=pread`, which reads and counts on every CPU (the reader-thread shape is "
+                     "kept for every count but -l).")
         goals.append(_goal(
             f"`fast{mode}` vs `fastwc -l`, {corpus}, LC_ALL={locale}", 0.5,
             base["mean"] / row["mean"] if row and base else None,

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# read_size.gp: fastwc -l throughput by read size, io_uring and read() backends, next to the bare read() loop
-# and GNU wc -l. Input read_size.dat (bench/studies/read_size.py): read size in bytes, then GB/s of
-# fastwc --io=uring, fastwc --io=read, read() loop. Variables: title, gnu_rate (GB/s of GNU wc -l).
+# read_size.gp: fastwc -l throughput by read size, io_uring, read() and pread() backends, next to the bare
+# read() loop and GNU wc -l. Input read_size.dat (bench/studies/read_size.py): read size in bytes, then GB/s
+# of fastwc --io=uring, fastwc --io=read, read() loop, fastwc --io=pread. Variables: title, gnu_rate (GB/s
+# of GNU wc -l).
 set terminal pngcairo size 1000,560 font "DejaVu Sans,11" noenhanced
 set output 'read_size.png'
 set title title
@@ -20,4 +21,5 @@ set ytics nomirror
 plot 'read_size.dat' using 1:4 with linespoints lw 2 pt 6 lc rgb "#999999" title "read() loop, nothing counted", \
      '' using 1:2 with linespoints lw 2 pt 7 lc rgb "#1b9e77" title "fastwc --io=uring -l", \
      '' using 1:3 with linespoints lw 2 pt 5 lc rgb "#d95f02" title "fastwc --io=read -l", \
+     '' using 1:5 with linespoints lw 2 pt 9 lc rgb "#e7298a" title "fastwc --io=pread -l (the default for -l)", \
      gnu_rate with lines dt 2 lw 2 lc rgb "#7570b3" title sprintf("GNU wc -l (%.2f GB/s)", gnu_rate)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Study A: read size. fastwc -l with each backend and read sizes 4 KiB..16 MiB: wall, user and system time.
 
-`fastwc --io=uring|read --read-size=N -l english.txt` (LC_ALL=C.UTF-8, warm cache), next to the bare
+`fastwc --io=uring|read|pread --read-size=N -l english.txt` (LC_ALL=C.UTF-8, warm cache), next to the bare
 read() loop at the same size. -l is the cheapest count, so the I/O cost dominates. Read sizes whose file
 would hold fewer than 8 reads are skipped (the pipeline needs several chunks to overlap anything).
 Writes read_size.dat and read_size.png.
@@ -18,7 +18,7 @@ from harness import code, format_mean_sd, format_rate, format_time, md_table  # 
 NAME = "read-size"
 TITLE = "read size"
 READ_SIZES = [4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20]
-BACKENDS = ["uring", "read"]
+BACKENDS = ["uring", "read", "pread"]
 
 
 def run(b):
@@ -29,7 +29,7 @@ def run(b):
     gnu = b.gnu_row(group, scenario, ["-l"], path, size)
     chosen = common.default_read_size(b)
     table = []
-    dat = ["# read_size_bytes fastwc_uring_GBps fastwc_read_GBps read_loop_GBps"]
+    dat = ["# read_size_bytes fastwc_uring_GBps fastwc_read_GBps read_loop_GBps fastwc_pread_GBps"]
     skipped = []
     for rs in READ_SIZES:
         if size < 8 * rs:
@@ -46,12 +46,13 @@ def run(b):
                          scenario=("english", f"read {rs}", "file", "C.UTF-8"), bytes_=size, compare=False,
                          extra={"backend": "read loop", "read_size": rs})
         rates["loop"] = size / loop["mean"] / 1e9 if loop["mean"] else float("nan")
-        dat.append(f"{rs} {rates['uring']:.4f} {rates['read']:.4f} {rates['loop']:.4f}")
+        dat.append(f"{rs} {rates['uring']:.4f} {rates['read']:.4f} {rates['loop']:.4f} {rates['pread']:.4f}")
     for r in b.find(group=group):
         if r["tool"] == "GNU wc":
             continue
         label = harness.human_bytes(r["read_size"]) + (" (fastwc's default)" if r["read_size"] == chosen else "")
-        backend = {"uring": "fastwc --io=uring", "read": "fastwc --io=read", "read loop": "read() loop"}[r["backend"]]
+        backend = {"uring": "fastwc --io=uring", "read": "fastwc --io=read", "pread": "fastwc --io=pread",
+                   "read loop": "read() loop"}[r["backend"]]
         table.append([label, backend, code(r["display"]), r["equal"], format_mean_sd(r["mean"], r["stddev"], r),
                       format_time(r["user"]), format_time(r["system"]), format_rate(r["bytes"], r["mean"]),
                       r.get("stats", "–")])

@@ -4,7 +4,9 @@
 
 Threads: `fastwc --jobs=N MODE english.txt` for N = 1..CPUs (powers of two beyond 8) and twice the CPUs,
 modes -l, -w and the default, LC_ALL=C.UTF-8, warm cache. Writes threads.dat and threads.png.
-Backends: fastwc --io=auto, --io=uring (also with FASTWC_URING_ASYNC=1, IOSQE_ASYNC) and --io=read.
+Backends: fastwc --io=auto, --io=uring (also with FASTWC_URING_ASYNC=1, IOSQE_ASYNC), --io=read and
+--io=pread (every thread reads and counts its own chunks; auto's choice for -l), for -l, the default
+counts and -L: which counts the pread threads would also speed up.
 fastwc has no switch for buffer registration (it registers its pool when the input is at least 8 times
 the pool, and --stats says whether it did), so registered against unregistered buffers is measured on
 the bare loops next to it: read(), io_uring with unregistered buffers, io_uring with registered ones.
@@ -76,9 +78,10 @@ def run(b):
     # Backends.
     chunk = common.default_read_size(b)
     rows = []
-    for label, flags in [("-l", ["-l"]), ("default", [])]:
+    for label, flags in [("-l", ["-l"]), ("default", []), ("-L", ["-L"])]:
         scenario = ("english", label, "file", "C.UTF-8")
-        for backend, env in (("auto", {}), ("uring", {}), ("uring", {"FASTWC_URING_ASYNC": "1"}), ("read", {})):
+        for backend, env in (("auto", {}), ("uring", {}), ("uring", {"FASTWC_URING_ASYNC": "1"}), ("read", {}),
+                             ("pread", {})):
             args = [f"--io={backend}"] + flags + [path]
             stats = common.stats_summary(b.fastwc_stats(args, env_extra=env))
             r = b.measure(group=group, tool="fastwc", command=[b.fastwc] + args, scenario=scenario, bytes_=size,

@@ -17,9 +17,14 @@ enum class IoBackend : std::uint8_t {
   automatic,  ///< io_uring where the kernel allows it, else read(2)
   uring,      ///< io_uring; still falls back to read(2) when the ring cannot be set up
   read,       ///< a reader thread calling read(2)
+  /// Every counting thread reads its own chunks with pread(2) into a buffer
+  /// of its own and counts each at once: no reader thread, no hand-off.
+  /// What `automatic` picks for counts cheaper than the copy (-l) when two
+  /// or more CPUs are usable.
+  pread,
 };
 
-/// "auto", "uring" or "read".
+/// "auto", "uring", "read" or "pread".
 const char *io_backend_name(IoBackend backend) noexcept;
 
 /// Whether io_uring reads go to a pool registered with the ring
@@ -79,9 +84,10 @@ struct ReadOptions {
 /// What one count_fd call did. Durations are in nanoseconds of wall time.
 struct ReadStats {
   enum class Path : std::uint8_t {
-    serial,      ///< read(2) and counted on the calling thread only
-    read,        ///< pipeline: reader thread with read(2)
-    uring,       ///< pipeline: reader thread with io_uring
+    serial,  ///< read(2) and counted on the calling thread only
+    read,    ///< pipeline: reader thread with read(2)
+    uring,   ///< pipeline: reader thread with io_uring
+    pread,   ///< threads that each read (pread(2)) and count their own chunks
   };
   Path path = Path::serial;
   /// Why io_uring was not used although asked for (an errno value of

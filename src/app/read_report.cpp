@@ -65,6 +65,10 @@ std::string stats_summary(const std::string &name, const ReadStats &stats) {
       how = "io_uring, " + std::to_string(stats.buffers) + " x " + buffer_size(stats.read_size) +
             (stats.registered ? " registered" : " unregistered") + (stats.async_reads ? ", async" : "");
       break;
+    case ReadStats::Path::pread:
+      how = "pread() on each worker, " + std::to_string(stats.buffers) + " x " +
+            buffer_size(stats.read_size);
+      break;
   }
   const unsigned workers = stats.path == ReadStats::Path::serial ? 1 : stats.workers;
   return name + ": " + human_bytes(static_cast<double>(stats.bytes)) + " in " + seconds(stats.wall_ns) + " = " +

@@ -16,8 +16,9 @@ namespace fastwc::cli {
 
 namespace {
 
-constexpr std::string_view io_arguments[] = {"auto", "uring", "read"};
-constexpr IoBackend io_backends[] = {IoBackend::automatic, IoBackend::uring, IoBackend::read};
+constexpr std::string_view io_arguments[] = {"auto", "uring", "read", "pread"};
+constexpr IoBackend io_backends[] = {IoBackend::automatic, IoBackend::uring, IoBackend::read,
+                                     IoBackend::pread};
 
 enum class NumberStatus { ok, invalid, invalid_suffix, too_large };
 

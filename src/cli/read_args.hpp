@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// fastwc's own reading options, --jobs=N, --io=auto|uring|read and
+// fastwc's own reading options, --jobs=N, --io=auto|uring|read|pread and
 // --read-size=BYTES, with their environment variables FASTWC_JOBS,
 // FASTWC_IO and FASTWC_READ_SIZE (an option wins over its variable). Bad
 // values are reported in GNU's words (gnulib xstrtol_fatal and argmatch)

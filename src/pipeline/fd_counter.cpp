@@ -33,6 +33,7 @@ const char *io_backend_name(IoBackend backend) noexcept {
     case IoBackend::automatic: return "auto";
     case IoBackend::uring: return "uring";
     case IoBackend::read: return "read";
+    case IoBackend::pread: return "pread";
   }
   return "auto";
 }

@@ -20,6 +20,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <optional>
 #include <span>
@@ -33,6 +34,7 @@
 #include "pipeline/bounded_queue.hpp"
 #include "pipeline/ordered_merge.hpp"
 #include "pipeline/resources.hpp"
+#include "pipeline/striped_pread.hpp"
 #include "pipeline/wake_signal.hpp"
 #include "pipeline/workers.hpp"
 
@@ -214,6 +216,13 @@ class Run final : public io::ReaderPort {
   std::atomic<std::uint64_t> worker_chunks_{0};
 };
 
+/// Positioned reads leave the offset alone; a read(2) loop would have left
+/// it after the last byte read, where the next reader of a shared
+/// descriptor ((wc -l; cat) < file) must find it.
+void leave_offset_after(const Input &input, std::uint64_t bytes) noexcept {
+  lseek(input.fd, input.offset + static_cast<off_t>(bytes), SEEK_SET);
+}
+
 }  // namespace
 
 Outcome run(const Input &input, const count::ChunkCounter &counter, const count::ChunkSummary &initial,
@@ -222,12 +231,25 @@ Outcome run(const Input &input, const count::ChunkCounter &counter, const count:
   const std::uint64_t expected = input.positioned && input.expected_end > static_cast<std::uint64_t>(input.offset)
                                      ? input.expected_end - static_cast<std::uint64_t>(input.offset)
                                      : 0;
+  const bool cheap_count = counter.plan() == count::kernels::Plan::newlines;
+  const unsigned cpus = options.jobs != 0 ? options.jobs : usable_cpus();
+  if (input.positioned && (options.backend == IoBackend::pread ||
+                           (options.backend == IoBackend::automatic && cheap_count && cpus >= 2))) {
+    // Counting newlines costs a fraction of the copy, which one reader
+    // thread does on one core: every thread reads and counts its own
+    // chunks instead (striped_pread.hpp), one buffer each.
+    const std::size_t read_size = choose_sizing(options, cache_sizes(), cpus, expected).read_size;
+    const auto fitting =
+        static_cast<unsigned>(std::max<std::size_t>(1, options.max_pool_bytes / read_size));
+    const Outcome outcome =
+        run_striped(input, counter, initial, read_size, std::min(cpus, fitting), sys, stats);
+    leave_offset_after(input, outcome.bytes);
+    return outcome;
+  }
   // Counting newlines outruns any read (tens of GB/s a core): a backlog
   // there is a scheduling hiccup, not work for more threads, and loading
   // the workers for it would cost about 1 ms. Other counts get workers.
-  const unsigned jobs = counter.plan() == count::kernels::Plan::newlines
-                            ? 1u
-                            : (options.jobs != 0 ? options.jobs : usable_cpus());
+  const unsigned jobs = cheap_count ? 1u : cpus;
   const Sizing sizing = choose_sizing(options, cache_sizes(), jobs, expected);
   Run run(counter, initial, sizing, options.worker_backlog);
 
@@ -246,12 +268,7 @@ Outcome run(const Input &input, const count::ChunkCounter &counter, const count:
   }
 
   const io::ReadEnd end = run.execute(*reader);
-  if (input.positioned) {
-    // Positioned reads leave the offset alone; a read(2) loop would have
-    // left it after the last byte read, where the next reader of a shared
-    // descriptor ((wc -l; cat) < file) must find it.
-    lseek(input.fd, input.offset + static_cast<off_t>(end.bytes), SEEK_SET);
-  }
+  if (input.positioned) leave_offset_after(input, end.bytes);
 
   const io::ReaderReport &report = reader->report();
   stats.path = report.path;

@@ -237,7 +237,7 @@ same "SIGPIPE ignored: write error" \
 # a prefix of the file, so lines == bytes / 64 and bytes lie between the
 # new and the old size. Small reads make the read last long enough for the
 # truncation to land in it most of the time (the count says how often).
-for backend in uring read; do
+for backend in uring read pread; do
   ok=1 inside=0
   for delay in 0.002 0.01 0.03; do
     cp uniform shrinking
@@ -264,7 +264,7 @@ for backend in uring read; do
 done
 
 # A file that grows while it is read (64-byte lines appended in bursts).
-for backend in uring read; do
+for backend in uring read pread; do
   cp uniform growing
   (for _ in $(seq 1 40); do cat line64 >>growing; done) &
   writer=$!

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <future>
 #include <limits>
+#include <mutex>
 #include <random>
 #include <span>
 #include <string>
@@ -239,8 +240,9 @@ inline std::string tabs_text(std::size_t size, unsigned seed) {
   return out;
 }
 
-/// An io::Sys that misbehaves on purpose. Called from one thread at a time
-/// (the reader thread, or the caller's serial loop), as the readers do.
+/// An io::Sys that misbehaves on purpose. Thread-safe: the pread backend
+/// calls it from every counting thread at once (the others from the reader
+/// thread, or the caller's serial loop, only).
 class FaultSys final : public fastwc::io::Sys {
  public:
   static constexpr std::uint64_t never = std::numeric_limits<std::uint64_t>::max();
@@ -255,6 +257,10 @@ class FaultSys final : public fastwc::io::Sys {
   bool eagain_in_read = false;
   /// Reads reaching this file offset stop there; reads at it fail with EIO.
   std::uint64_t eio_at = never;
+  /// Reads starting exactly at this offset find EOF (return 0), as after a
+  /// truncation; reads elsewhere, later ones included, go on as usual (the
+  /// file grew back). The input must end there.
+  std::uint64_t eof_at = never;
   /// io_uring_queue_init / io_uring_register_buffers refused with this errno.
   int ring_init_errno = 0;
   int register_errno = 0;
@@ -265,9 +271,11 @@ class FaultSys final : public fastwc::io::Sys {
   explicit FaultSys(unsigned seed = 7) : rng_(seed) {}
 
   ssize_t read(int fd, void *buffer, std::size_t size) noexcept override {
+    const std::lock_guard lock(mutex_);
     ++calls;
     if (eintr_every != 0 && calls % eintr_every == 0) return fail(EINTR);
     if (eagain_in_read && eagain_every != 0 && calls % eagain_every == 0) return fail(EAGAIN);
+    if (eof_at != never && ::lseek(fd, 0, SEEK_CUR) == static_cast<off_t>(eof_at)) return 0;
     if (eio_at != never) {
       const off_t at = ::lseek(fd, 0, SEEK_CUR);
       if (at >= 0 && static_cast<std::uint64_t>(at) >= eio_at) return fail(EIO);
@@ -275,6 +283,23 @@ class FaultSys final : public fastwc::io::Sys {
     }
     if (max_piece != 0 && size > 1) size = std::min(size, 1 + rng_() % max_piece);
     return Sys::real().read(fd, buffer, size);
+  }
+
+  /// The faults of read(), at the given offset (the ring reader's redone
+  /// reads, and the pread backend).
+  ssize_t pread(int fd, void *buffer, std::size_t size, off_t offset) noexcept override {
+    const std::lock_guard lock(mutex_);
+    ++calls;
+    if (eintr_every != 0 && calls % eintr_every == 0) return fail(EINTR);
+    if (eagain_in_read && eagain_every != 0 && calls % eagain_every == 0) return fail(EAGAIN);
+    if (eof_at != never && static_cast<std::uint64_t>(offset) == eof_at) return 0;
+    if (eio_at != never) {
+      const auto at = static_cast<std::uint64_t>(offset);
+      if (at >= eio_at) return fail(EIO);
+      size = std::min<std::uint64_t>(size, eio_at - at);
+    }
+    if (max_piece != 0 && size > 1) size = std::min(size, 1 + rng_() % max_piece);
+    return Sys::real().pread(fd, buffer, size, offset);
   }
 
   int ring_init(unsigned entries, io_uring *ring, unsigned flags) noexcept override {
@@ -288,9 +313,11 @@ class FaultSys final : public fastwc::io::Sys {
   }
 
   int ring_result(std::uint64_t offset, std::size_t requested, int result) noexcept override {
+    const std::lock_guard lock(mutex_);
     ++calls;
     if (eintr_every != 0 && calls % eintr_every == 0) return inject(-EINTR);
     if (eagain_every != 0 && calls % eagain_every == 0) return inject(-EAGAIN);
+    if (eof_at != never && offset == eof_at && result >= 0) return 0;
     if (eio_at != never && result >= 0) {
       if (offset >= eio_at) return inject(-EIO);
       result = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(result), eio_at - offset));
@@ -303,6 +330,8 @@ class FaultSys final : public fastwc::io::Sys {
   }
 
  private:
+  // Guards the counters and rng_ (the plain fields are set before a run).
+  std::mutex mutex_;
   ssize_t fail(int error) noexcept {
     ++injected;
     errno = error;
@@ -318,14 +347,15 @@ class FaultSys final : public fastwc::io::Sys {
 /// True when this kernel lets us set up an io_uring.
 bool uring_available() noexcept;
 
-/// The backends to run a fault under: read(2), and io_uring where allowed.
-inline const std::vector<fastwc::IoBackend> &ring_and_read() {
-  static const std::vector<fastwc::IoBackend> both = [] {
-    std::vector<fastwc::IoBackend> v{fastwc::IoBackend::read};
+/// The backends to run a fault under: read(2), pread(2) on every counting
+/// thread, and io_uring where allowed.
+inline const std::vector<fastwc::IoBackend> &fault_backends() {
+  static const std::vector<fastwc::IoBackend> all = [] {
+    std::vector<fastwc::IoBackend> v{fastwc::IoBackend::read, fastwc::IoBackend::pread};
     if (uring_available()) v.push_back(fastwc::IoBackend::uring);
     return v;
   }();
-  return both;
+  return all;
 }
 
 }  // namespace io_test

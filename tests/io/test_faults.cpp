@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Fault injection through the io::Sys seam: short reads, EINTR, EAGAIN, EIO
-// after N bytes (partial counts and the errno, as GNU reports them), a ring
-// the kernel refuses and a buffer registration it refuses. Every run must
+// after N bytes (partial counts and the errno, as GNU reports them), EOF
+// found early with data past it, a ring the kernel refuses and a buffer
+// registration it refuses. Every run must
 // give exactly the read(2) backend's result, leak no descriptor or thread,
 // and end (each run is under a hang guard).
 #include <dirent.h>
@@ -53,9 +54,10 @@ TEST_CASE("faults: short reads, EINTR and EAGAIN change nothing") {
   for (const Fault &fault : {Fault{"short reads", 3000, 0, 0}, Fault{"tiny reads", 7, 0, 0},
                              Fault{"EINTR", 0, 3, 0}, Fault{"EAGAIN", 0, 0, 4},
                              Fault{"all three", 5000, 5, 7}}) {
-    for (IoBackend backend : ring_and_read()) {
-      // read(2) is never EAGAIN on a regular file; only the ring retries it.
-      if (backend == IoBackend::read && fault.eagain_every != 0) continue;
+    for (IoBackend backend : fault_backends()) {
+      // read(2) and pread(2) are never EAGAIN on a regular file; only the
+      // ring retries it.
+      if (backend != IoBackend::uring && fault.eagain_every != 0) continue;
       for (unsigned jobs : {1u, 2u, 4u}) {
         for (std::size_t read_size : {std::size_t{4096}, std::size_t{65536}}) {
           CAPTURE(fault.name);
@@ -94,7 +96,7 @@ TEST_CASE("faults: EIO after N bytes gives the counts of the first N bytes and t
     const Counts expected =
         reference_counts(std::string_view(contents).substr(0, eio_at), options, true);
     std::vector<std::string> seen;
-    for (IoBackend backend : ring_and_read()) {
+    for (IoBackend backend : fault_backends()) {
       for (unsigned jobs : {1u, 3u}) {
         for (std::size_t max_piece : {std::size_t{0}, std::size_t{1000}}) {
           CAPTURE(eio_at);
@@ -129,6 +131,59 @@ TEST_CASE("faults: EIO after N bytes gives the counts of the first N bytes and t
   CHECK(result.error == EIO);
   CHECK(show(result.counts) ==
         show(reference_counts(std::string_view(contents).substr(0, 1000), options, true)));
+}
+
+TEST_CASE("faults: a read that finds EOF ends the input there, whatever was read past it") {
+  GlobalLocale locale("C.UTF-8");
+  const std::string contents = utf8_text(600 * 1024, 53);
+  TempFile file(contents);
+  const CountOptions options = utf8_all();
+  // A file truncated at eof_at and grown back at once: the read at eof_at
+  // finds EOF, reads issued past it (the ring's reads in flight, the other
+  // pread threads' chunks) find data, which a read(2) loop would never
+  // have seen.
+  for (std::uint64_t eof_at :
+       {std::uint64_t{0}, std::uint64_t{4096}, std::uint64_t{40960}, std::uint64_t{409600}}) {
+    const Counts expected = reference_counts(std::string_view(contents).substr(0, eof_at), options);
+    for (IoBackend backend : fault_backends()) {
+      for (unsigned jobs : {1u, 2u, 3u}) {
+        CAPTURE(eof_at);
+        CAPTURE(fastwc::io_backend_name(backend));
+        CAPTURE(jobs);
+        FaultSys sys;
+        sys.eof_at = eof_at;
+        file.rewind();
+        ReadStats stats;
+        const auto result =
+            count(file.fd(), options, pipelined(backend, jobs, 4096, registered), sys, stats);
+        CHECK(result.error == 0);
+        CHECK(show(result.counts) == show(expected));
+        CHECK(stats.bytes == eof_at);
+        CHECK(::lseek(file.fd(), 0, SEEK_CUR) == static_cast<off_t>(eof_at));
+      }
+    }
+  }
+  // An error in an earlier chunk than the EOF: the error ends the input,
+  // whichever of the two a thread found first.
+  const std::uint64_t eio_at = 3 * 4096 + 100;
+  const Counts expected =
+      reference_counts(std::string_view(contents).substr(0, eio_at), options, true);
+  for (IoBackend backend : fault_backends()) {
+    for (int repeat = 0; repeat < 20; ++repeat) {
+      CAPTURE(fastwc::io_backend_name(backend));
+      CAPTURE(repeat);
+      FaultSys sys;
+      sys.eio_at = eio_at;
+      sys.eof_at = 6 * 4096;
+      file.rewind();
+      ReadStats stats;
+      const auto result =
+          count(file.fd(), options, pipelined(backend, 3, 4096, registered), sys, stats);
+      CHECK(result.error == EIO);
+      CHECK(show(result.counts) == show(expected));
+      CHECK(stats.bytes == eio_at);
+    }
+  }
 }
 
 TEST_CASE("faults: read(2) reports EAGAIN as GNU's safe_read does") {
@@ -194,7 +249,7 @@ TEST_CASE("faults: no descriptor or thread outlives a run, whatever happened") {
   CountOptions options;
   options.selection = Selection::all();
   auto run_all = [&] {
-    for (IoBackend backend : ring_and_read()) {
+    for (IoBackend backend : fault_backends()) {
       for (unsigned jobs : {1u, 2u, 4u}) {
         for (int variant = 0; variant < 4; ++variant) {
           FaultSys sys;

@@ -17,6 +17,7 @@
 
 #include "io_test_support.hpp"
 #include "pipeline/fd_counter.hpp"
+#include "pipeline/resources.hpp"
 
 namespace {
 
@@ -38,7 +39,19 @@ constexpr Backend backends[] = {
     {"uring unregistered", IoBackend::uring, false},
     {"uring registered async", IoBackend::uring, true, true},
     {"read", IoBackend::read, true},
+    {"pread", IoBackend::pread, false},
 };
+
+ReadStats::Path path_of(IoBackend backend) {
+  switch (backend) {
+    case IoBackend::read:
+      return ReadStats::Path::read;
+    case IoBackend::pread:
+      return ReadStats::Path::pread;
+    default:
+      return ReadStats::Path::uring;
+  }
+}
 
 struct Input {
   const char *name;
@@ -128,7 +141,7 @@ TEST_CASE("pipeline: every input, read size, job count and backend gives the ref
               const auto result = count(file.fd(), options, pipelined(jobs, backend, read_size), stats);
               CHECK(result.error == 0);
               CHECK(show(result.counts) == show(expected));
-              CHECK(stats.path == (backend.backend == IoBackend::read ? ReadStats::Path::read : ReadStats::Path::uring));
+              CHECK(stats.path == path_of(backend.backend));
               CHECK(stats.registered == (backend.backend == IoBackend::uring && backend.registered));
               CHECK(stats.workers == jobs);
               if (jobs == 1) CHECK(stats.worker_chunks == 0);
@@ -229,7 +242,9 @@ TEST_CASE("pipeline: a /proc file (st_size 0) gives what the serial loop gives")
   ::close(fd);
 }
 
-TEST_CASE("pipeline: small inputs and byte counts start nothing; large files use the ring") {
+TEST_CASE(
+    "pipeline: small inputs and byte counts start nothing; large files use the ring, -l every "
+    "CPU") {
   GlobalLocale locale("C");
   CountOptions lines;
   lines.selection = Selection{true, false, false, false, false};
@@ -247,8 +262,27 @@ TEST_CASE("pipeline: small inputs and byte counts start nothing; large files use
   TempFile large_file(large);
   result = count(large_file.fd(), lines, defaults, stats);
   CHECK(show(result.counts) == show(reference_counts(large, lines)));
-  CHECK(stats.path == (uring_available() ? ReadStats::Path::uring : ReadStats::Path::read));
+  // -l: every usable CPU reads and counts its own chunks (where there are
+  // two or more); other counts go through the reader thread.
+  const auto ring_or_read = uring_available() ? ReadStats::Path::uring : ReadStats::Path::read;
+  const unsigned cpus = fastwc::pipeline::usable_cpus();
+  CHECK(stats.path == (cpus >= 2 ? ReadStats::Path::pread : ring_or_read));
+  if (cpus >= 2) CHECK(stats.workers == cpus);
   CHECK(stats.buffers * stats.read_size <= defaults.max_pool_bytes);
+  CountOptions words;
+  words.selection = Selection{false, true, false, false, false};
+  large_file.rewind();
+  result = count(large_file.fd(), words, defaults, stats);
+  CHECK(show(result.counts) == show(reference_counts(large, words)));
+  CHECK(stats.path == ring_or_read);
+  // --jobs=1 is one thread: the reader thread's pipeline, counting on the
+  // calling thread.
+  ReadOptions one_job;
+  one_job.jobs = 1;
+  large_file.rewind();
+  result = count(large_file.fd(), lines, one_job, stats);
+  CHECK(show(result.counts) == show(reference_counts(large, lines)));
+  CHECK(stats.path == ring_or_read);
 
   // Bytes alone need no counting threads, however large the input.
   CountOptions bytes;

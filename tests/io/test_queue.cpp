@@ -2,7 +2,8 @@
 // The pipeline's building blocks on their own: the bounded MPMC queue
 // (order, bounds, and no element lost or duplicated under contention), the
 // futex wake signal (no lost wake-up), the ordered merge (summaries
-// published in any order on any thread merge to the serial summary), and
+// published in any order on any thread merge to the serial summary, and
+// nothing past the chunk published as last), and
 // the CPU, cgroup and pool-sizing rules.
 #include <doctest/doctest.h>
 #include <sched.h>
@@ -264,4 +265,47 @@ TEST_CASE("resources: a known input size shrinks the pool and decides registrati
   ReadOptions never;
   never.registration = BufferRegistration::never;
   CHECK_FALSE(choose_sizing(never, caches, 2, std::uint64_t{1} << 30).register_buffers);
+}
+
+TEST_CASE(
+    "ordered merge: nothing after the chunk published as last is merged, whatever the order") {
+  GlobalLocale locale("C");
+  fastwc::CountOptions options;
+  options.selection = fastwc::Selection::all();
+  const ChunkCounter counter(options, fastwc::locale::CharClasses::current());
+  const std::string text = ascii_text(64 * 100, 93);
+  auto chunk = [&](std::size_t seq) {
+    return counter.summarize(as_bytes(std::string_view(text).substr(seq * 100, 100)));
+  };
+  // Chunk `last` ends the stream; chunks up to `last` + 5 are published,
+  // in a shuffled order, some of those past the end before it.
+  for (std::size_t last : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{40}}) {
+    for (unsigned seed = 0; seed < 20; ++seed) {
+      CAPTURE(last);
+      CAPTURE(seed);
+      std::vector<std::size_t> order(last + 6);
+      std::iota(order.begin(), order.end(), std::size_t{0});
+      std::mt19937 rng(seed);
+      // Shuffle within a window of 8, as bounded threads would.
+      for (std::size_t i = 0; i + 1 < order.size(); ++i) {
+        std::swap(order[i], order[std::min(order.size() - 1, i + rng() % 8)]);
+      }
+      OrderedMerge merge(counter, ChunkSummary{}, 64);
+      std::vector<std::uint32_t> released;
+      for (std::size_t seq : order) {
+        if (seq <= last) CHECK_FALSE(merge.ended());
+        merge.publish(
+            seq, chunk(seq), static_cast<std::uint32_t>(seq),
+            [&](std::uint32_t token) { released.push_back(token); }, seq == last);
+      }
+      CHECK(merge.ended());
+      CHECK(merge.merged() == last + 1);
+      std::vector<std::uint32_t> expected(last + 1);
+      std::iota(expected.begin(), expected.end(), 0u);
+      CHECK(released == expected);
+      ChunkSummary serial{};
+      for (std::size_t seq = 0; seq <= last; ++seq) serial = counter.merge(serial, chunk(seq));
+      CHECK(merge.total() == serial);
+    }
+  }
 }

@@ -8,7 +8,7 @@ Every input shape (ASCII, multilingual UTF-8, invalid-heavy, binary, long
 lines, empty, one byte), in the C and C.UTF-8 locales, under several
 selections, is counted by the pipeline (FASTWC_SERIAL_THRESHOLD=0) with
 --jobs from 1 to 16, read sizes from 4 KiB up (odd ones included, so that
-every buffer boundary moves), io_uring and read(2), from files and from
+every buffer boundary moves), io_uring, read(2) and pread(2) threads, from files and from
 pipes (straight into the pipeline, and handed over after a serial prefix),
 and compared with the reference: the same binary with FASTWC_KERNEL=scalar,
 --jobs=1 --io=read and the serial loop. When the system wc is GNU's, the
@@ -114,11 +114,11 @@ def main():
     if full:
         jobs_list = list(range(1, 17))
         read_sizes = [4 * KIB, 4 * KIB + 1, 8 * KIB, 12 * KIB - 3, 64 * KIB, 256 * KIB + 3, MIB, 4 * MIB]
-        backends = ["uring", "read", "auto"]
+        backends = ["uring", "read", "pread", "auto"]
     else:
         jobs_list = [1, 2, 3, 5, 16]
         read_sizes = [4 * KIB, 4 * KIB + 1, 64 * KIB + 7, MIB]
-        backends = ["uring", "read"]
+        backends = ["uring", "read", "pread"]
     selections = [["-lwmcL"], ["-w"], []]
     locales = ["C", "C.UTF-8"]
 
@@ -137,7 +137,8 @@ def main():
         # The runs below must go through the pipeline, or they prove nothing.
         probe = [fastwc, "--stats", "--jobs=3", "--read-size=4096", "-l", paths[0]]
         _, _, err = run(probe, dict(base_env, FASTWC_SERIAL_THRESHOLD="0"), a.timeout)
-        if b"serial read()" in err or (b"io_uring," not in err and b"read()," not in err):
+        if b"serial read()" in err or (b"io_uring," not in err and b"read()," not in err
+                                         and b"pread() on each worker" not in err):
             print(f"error: FASTWC_SERIAL_THRESHOLD=0 did not start the pipeline: {err!r}")
             return 1
 

@@ -98,6 +98,9 @@ TEST_CASE("read options: values, suffixes and abbreviations") {
   CHECK(parse({"wc", "--read-size=2MiB"}).outcome.config->read.read_size == std::size_t{2} << 20);
   CHECK(parse({"wc", "--read-size=32M"}).outcome.config->read.read_size == fastwc::cli::max_read_size);
   CHECK(parse({"wc", "--io=auto"}).outcome.config->read.backend == IoBackend::automatic);
+  CHECK(parse({"wc", "--io=pread"}).outcome.config->read.backend == IoBackend::pread);
+  CHECK(parse({"wc", "--io=p"}).outcome.config->read.backend == IoBackend::pread);
+  CHECK(parse({"wc", "--io=r"}).outcome.config->read.backend == IoBackend::read);
   CHECK(parse({"wc", "--jobs=256"}).outcome.config->read.jobs == 256);
 
   // Nothing given: the defaults of ReadOptions.
@@ -127,7 +130,8 @@ TEST_CASE("read options: bad values are GNU-style errors with status 1") {
     CHECK(p.errors.find(bad.message) != std::string::npos);
   }
   const auto p = parse({"wc", "--io=x"});
-  CHECK(p.errors.find("Valid arguments are:\n  - 'auto'\n  - 'uring'\n  - 'read'\n") != std::string::npos);
+  CHECK(p.errors.find("Valid arguments are:\n  - 'auto'\n  - 'uring'\n  - 'read'\n  - 'pread'\n") !=
+        std::string::npos);
   CHECK(p.errors.find("--help' for more information") != std::string::npos);
 }
 

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Reading on every core, for counts that cost less than the copy (C15b):
+// -l, and -c where it reads. There one reader thread is the bottleneck: a
+// read that hits the page cache is copied by the thread that issues it,
+// on one core, into buffers that a counting core must then pull from a
+// shared cache. Here each of several threads reads its own chunks with
+// pread(2) into one buffer of its own, which stays in that core's L2, and
+// counts each chunk at once while it is hot. Measured on a 2-CPU machine
+// (bench/studies/two-readers.md): a bare 1 MiB read() loop 12.8 ms on
+// 256 MiB, the reader-thread pipeline 18.8 ms, two striped threads 11.4 ms.
+#pragma once
+
+#include <cstddef>
+
+#include "count/chunk_counter.hpp"
+#include "count/summary.hpp"
+#include "fastwc/read_options.hpp"
+#include "io/sys.hpp"
+#include "pipeline/pipeline.hpp"
+
+namespace fastwc::pipeline {
+
+/// Counts the regular file `input` (input.positioned) from input.offset to
+/// its end on `threads` threads, the calling thread one of them (fewer if
+/// a thread cannot be started). Chunk c is the `read_size` bytes at
+/// input.offset + c * read_size; threads claim chunks in file order from
+/// one cursor, read each to its end (a short read is followed by another
+/// read of the rest, EINTR is retried) and publish its summary to an
+/// ordered merge. The input ends at the first chunk, in file order, that
+/// came back short: a read returned 0 (EOF) or failed (its errno is the
+/// outcome's error, the bytes read before it are counted), which is what a
+/// read(2) loop over the same file would have seen. Chunks read past that
+/// point are dropped. The file offset is not moved.
+///
+/// `sys` is called from every thread at once. Throws only if no memory for
+/// the buffers can be mapped, before anything is read.
+Outcome run_striped(const Input &input, const count::ChunkCounter &counter,
+                    const count::ChunkSummary &initial, std::size_t read_size, unsigned threads,
+                    io::Sys &sys, ReadStats &stats);
+
+}  // namespace fastwc::pipeline
