@@ -114,19 +114,23 @@ def evaluate(b, rss_rows):
         row = _fast(b, group, (corpus, label, "file", locale))
         base = _fast(b, group, (corpus, "-l", "file", locale))
         mode = "wc" if label == "default" else f"wc {label}"
-        if corpus == "multilingual":
-            limit = ("counting, on both CPUs (user time): every multibyte character's class and width is "
-                     "looked up in the table of planes 0-1 with AVX-512/AVX2 gathers, 16 or 8 at a time, four "
-                     "or eight gathers per 64-byte block whatever its characters; perf puts 60% of the time in "
-                     "`classify_by_table`, mostly waiting on the gathers' latency (packing the lanes to gather "
-                     "once per block did not help). `-m` needs no classes and keeps up. Study B's count-only "
-                     "column is the kernel's speed from memory.")
+        shared = ("counting and the copy share the CPUs: the reader thread copies every byte on one while "
+                  "the kernel counts on both, and `fastwc -l` now copies on both (pread threads). Study B's "
+                  "count-only column is the kernel's speed from memory; Study C's backend table has English "
+                  "counts with `--io=pread`, which reads and counts on every CPU (the reader-thread shape is "
+                  "kept for every count but -l).")
+        if corpus == "multilingual" and label != "-m":
+            limit = ("counting, on both CPUs (user time): the characters that their lead byte and the few cells "
+                     "a block keeps do not classify are looked up in the table of planes 0-1 with AVX-512/AVX2 "
+                     "gathers (13.5 characters in every block of this corpus). Measured by hand on one thread "
+                     "(`--jobs=1 -w`, 182 ms): with the gathers replaced by a no-op (wrong counts) 97 ms; packing "
+                     "a block's characters first, so that 74% of blocks need one gather instead of four, changed "
+                     "nothing; using each block's gathers only after the next block was started (software "
+                     "pipelining) was 7-10% slower. So neither the number of gathers nor their latency alone is "
+                     "the cost; a table lookup without gathers (byte permutes over the cells in use) is what "
+                     "is left to try.")
         else:
-            limit = ("counting and the copy share the CPUs: the reader thread copies every byte on one while "
-                     "the kernel counts on both, and `fastwc -l` now copies on both (pread threads). Study B's "
-                     "count-only column is the kernel's speed from memory; Study C's backend table has the same "
-                     "count with `--io=pread`, which reads and counts on every CPU (the reader-thread shape is "
-                     "kept for every count but -l).")
+            limit = shared
         goals.append(_goal(
             f"`fast{mode}` vs `fastwc -l`, {corpus}, LC_ALL={locale}", 0.5,
             base["mean"] / row["mean"] if row and base else None,
