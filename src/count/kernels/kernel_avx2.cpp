@@ -14,6 +14,7 @@ struct IsaOps<xsimd::avx2> {
   static constexpr bool has_mask_registers = false;
   static constexpr bool has_shuffle = true;
   static constexpr bool has_gather = true;
+  static constexpr bool has_compress = false;
   using wide = xsimd::batch<std::uint32_t, xsimd::avx2>;
 
   static std::uint64_t bits(batch_bool m) noexcept {

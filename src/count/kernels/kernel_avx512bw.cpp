@@ -68,6 +68,16 @@ struct IsaOps<xsimd::avx512bw> {
   static std::uint32_t wide_bits(wide::batch_bool_type m) noexcept {
     return static_cast<std::uint32_t>(static_cast<__mmask16>(m));
   }
+  static constexpr bool has_compress = true;
+  static wide compress(wide v, std::uint32_t mask) noexcept {
+    return wide(_mm512_maskz_compress_epi32(static_cast<__mmask16>(mask), v));
+  }
+  static wide expand(wide v, std::uint32_t mask) noexcept {
+    return wide(_mm512_maskz_expand_epi32(static_cast<__mmask16>(mask), v));
+  }
+  static std::uint64_t deposit(std::uint64_t bits, std::uint64_t mask) noexcept {
+    return _pdep_u64(bits, mask);
+  }
 };
 
 template BodyResult count_body<xsimd::avx512bw>(const Request &, const std::uint8_t *,

@@ -16,6 +16,7 @@ struct IsaOps<xsimd::sse2> {
   static constexpr bool has_mask_registers = false;
   static constexpr bool has_shuffle = false;
   static constexpr bool has_gather = false;  // no 32-bit gathers before AVX2
+  static constexpr bool has_compress = false;
 
   static std::uint64_t bits(batch_bool m) noexcept {
     return static_cast<std::uint32_t>(_mm_movemask_epi8(m));
