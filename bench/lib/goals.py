@@ -105,7 +105,9 @@ def evaluate(b, rss_rows):
         "thread preads its own 1 MiB chunks and counts them while they are in its L2). The reader-thread "
         "pipeline (Study C's `--io=uring` row) copies every byte on one CPU, into buffers another CPU pulls "
         "from the shared cache: 0.83-0.84x in the runs of 2026-11-30. Also tried there: unregistered buffers, "
-        "read sizes 128 KiB-2 MiB (Study A), IOSQE_ASYNC (Study C): none better."))
+        "read sizes 128 KiB-2 MiB (Study A), IOSQE_ASYNC (Study C): none better. No copy at all, the file "
+        "mapped and its newlines counted on every CPU (Study C's mmap rows), is no faster than the pread "
+        "threads here, and a file truncated while mapped would kill fastwc with SIGBUS."))
     # 2. Every other mode at least half of -l's throughput on the same file.
     cases = [("english", "C", label) for label in ("default", "-w", "-L")] + \
             [("multilingual", "C.UTF-8", label) for label in ("default", "-w", "-m", "-L")]

@@ -5,10 +5,18 @@
 // reads in flight into DEPTH buffers (optionally registered, optionally
 // IOSQE_ASYNC), so that bench/pipeline/run.sh can put fastwc's numbers next
 // to what the kernel can deliver and find the read sizes and depths that
-// keep the bytes in cache. Prints one line: mode, bytes, seconds, GB/s.
+// keep the bytes in cache. Two ways around the copy, for the record of
+// what fastwc does not do: --direct (O_DIRECT: the device writes into the
+// buffers, no page cache; for data that is not cached), and --mmap (the
+// file mapped, no copy at all; its newlines are counted on THREADS threads,
+// each over its share, since mapped bytes that nobody reads cost nothing).
+// fastwc does not map files: one truncated underneath kills the process
+// with SIGBUS. Prints one line: mode, bytes, seconds, GB/s.
 //
-//   read_loop [--size=BYTES] [--uring [--depth=N] [--fixed] [--async]] FILE
+//   read_loop [--size=BYTES] [--direct] [--uring [--depth=N] [--fixed] [--async]] FILE
+//   read_loop --mmap [--threads=N] FILE
 #include <fcntl.h>
+#include <immintrin.h>
 #include <liburing.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -21,6 +29,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -133,6 +142,54 @@ std::uint64_t uring_loop(int fd, std::size_t size, unsigned depth, bool fixed, b
   return total;
 }
 
+/// The newlines of [p, p + n), 32 bytes a step where AVX2 is there (so
+/// that the mapping, not this loop, is what --mmap measures).
+__attribute__((target("avx2,popcnt"))) std::uint64_t count_newlines_avx2(const unsigned char *p,
+                                                                         std::size_t n) {
+  std::uint64_t count = 0;
+  std::size_t i = 0;
+  const __m256i newline = _mm256_set1_epi8('\n');
+  for (; i + 32 <= n; i += 32) {
+    const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + i));
+    count += static_cast<std::uint64_t>(
+        __builtin_popcount(static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(bytes, newline)))));
+  }
+  for (; i < n; ++i) count += p[i] == '\n';
+  return count;
+}
+
+std::uint64_t count_newlines(const unsigned char *p, std::size_t n) {
+  if (__builtin_cpu_supports("avx2")) return count_newlines_avx2(p, n);
+  std::uint64_t count = 0;
+  for (std::size_t i = 0; i < n; ++i) count += p[i] == '\n';
+  return count;
+}
+
+/// Maps the file and counts its newlines on `threads` threads, each over
+/// one contiguous share. Returns the bytes mapped; *newlines gets the count.
+std::uint64_t mmap_loop(int fd, unsigned threads, std::uint64_t *newlines) {
+  const off_t end = lseek(fd, 0, SEEK_END);
+  if (end <= 0) return 0;
+  const auto size = static_cast<std::size_t>(end);
+  void *map = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (map == MAP_FAILED) die("mmap", errno);
+  madvise(map, size, MADV_SEQUENTIAL);
+  const auto *base = static_cast<const unsigned char *>(map);
+  std::vector<std::uint64_t> counts(threads);
+  std::vector<std::thread> pool;
+  const std::size_t share = (size + threads - 1) / threads;
+  for (unsigned t = 0; t < threads; ++t) {
+    const std::size_t from = std::min(size, t * share);
+    const std::size_t to = std::min(size, from + share);
+    pool.emplace_back([&, t, from, to] { counts[t] = count_newlines(base + from, to - from); });
+  }
+  for (std::thread &thread : pool) thread.join();
+  *newlines = 0;
+  for (std::uint64_t c : counts) *newlines += c;
+  munmap(map, size);
+  return size;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -141,6 +198,9 @@ int main(int argc, char **argv) {
   bool uring = false;
   bool fixed = false;
   bool async = false;
+  bool direct = false;
+  bool mapped = false;
+  unsigned threads = 1;
   const char *path = nullptr;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg(argv[i]);
@@ -154,21 +214,37 @@ int main(int argc, char **argv) {
       fixed = true;
     } else if (arg == "--async") {
       async = true;
+    } else if (arg == "--direct") {
+      direct = true;
+    } else if (arg == "--mmap") {
+      mapped = true;
+    } else if (arg.starts_with("--threads=")) {
+      threads = static_cast<unsigned>(std::strtoul(argv[i] + 10, nullptr, 10));
     } else {
       path = argv[i];
     }
   }
-  if (path == nullptr || size == 0 || depth == 0) {
-    std::fputs("usage: read_loop [--size=BYTES] [--uring [--depth=N] [--fixed] [--async]] FILE\n", stderr);
+  if (path == nullptr || size == 0 || depth == 0 || threads == 0 || (direct && size % 4096 != 0)) {
+    std::fputs("usage: read_loop [--size=BYTES] [--direct] [--uring [--depth=N] [--fixed] [--async]] FILE\n"
+               "       read_loop --mmap [--threads=N] FILE\n"
+               "(--direct: BYTES a multiple of 4096)\n",
+               stderr);
     return 2;
   }
-  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  const int fd = open(path, O_RDONLY | O_CLOEXEC | (direct ? O_DIRECT : 0));
   if (fd < 0) die(path, errno);
   const double start = seconds_now();
-  const std::uint64_t bytes = uring ? uring_loop(fd, size, depth, fixed, async) : read_loop(fd, size);
+  std::uint64_t newlines = 0;
+  const std::uint64_t bytes = mapped  ? mmap_loop(fd, threads, &newlines)
+                              : uring ? uring_loop(fd, size, depth, fixed, async)
+                                      : read_loop(fd, size);
   const double elapsed = seconds_now() - start;
-  std::string mode = uring ? "uring depth " + std::to_string(depth) + (fixed ? " fixed" : "") + (async ? " async" : "")
-                           : std::string("read");
+  std::string mode = mapped ? "mmap, " + std::to_string(newlines) + " newlines counted on " +
+                                  std::to_string(threads) + " threads"
+                     : uring ? "uring depth " + std::to_string(depth) + (fixed ? " fixed" : "") +
+                                   (async ? " async" : "")
+                             : std::string("read");
+  if (direct) mode += " O_DIRECT";
   std::printf("%s size %zu: %llu bytes in %.4f s = %.2f GB/s\n", mode.c_str(), size,
               static_cast<unsigned long long>(bytes), elapsed, static_cast<double>(bytes) / elapsed / 1e9);
   return 0;

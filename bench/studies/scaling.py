@@ -10,6 +10,9 @@ counts and -L: which counts the pread threads would also speed up.
 fastwc has no switch for buffer registration (it registers its pool when the input is at least 8 times
 the pool, and --stats says whether it did), so registered against unregistered buffers is measured on
 the bare loops next to it: read(), io_uring with unregistered buffers, io_uring with registered ones.
+Beyond one copy, the ways fastwc does not read, on the bare loop: the file mapped (mmap, no copy; its
+newlines counted on 1 and on every CPU), and, cold, O_DIRECT reads (no page cache) against the buffered
+loop.
 """
 import os
 import sys
@@ -95,13 +98,40 @@ def run(b):
                       extra={"study": "backends", "backend": name})
         rows.append([code(r["display"]), "n/a", format_mean_sd(r["mean"], r["stddev"], r), format_time(r["user"]),
                      format_time(r["system"]), format_rate(size, r["mean"]), f"bare loop, {name}"])
+    cpus = os.cpu_count() or 1
+    for threads in sorted({1, cpus}):
+        name = f"mmap, newlines counted on {threads} thread{'s' if threads > 1 else ''}"
+        r = b.measure(group=group, tool="read loop", command=[b.read_loop, "--mmap", f"--threads={threads}", path],
+                      scenario=("english", "loop " + name, "file", "C.UTF-8"), bytes_=size, compare=False,
+                      extra={"study": "backends", "backend": name})
+        rows.append([code(r["display"]), "n/a", format_mean_sd(r["mean"], r["stddev"], r), format_time(r["user"]),
+                     format_time(r["system"]), format_rate(size, r["mean"]), f"bare loop, {name}"])
+    cold_rows = []
+    if b.cold_ok:
+        for name, extra in [("read(), buffered", []), ("read(), O_DIRECT", ["--direct"]),
+                            ("io_uring, 4 in flight, O_DIRECT, registered",
+                             ["--direct", "--uring", "--depth=4", "--fixed"])]:
+            r = b.measure(group=group, tool="read loop", command=[b.read_loop, *extra, f"--size={chunk}", path],
+                          scenario=("english", "cold loop " + name, "file", "C.UTF-8"), bytes_=size,
+                          compare=False, cold=True, extra={"study": "backends", "backend": name})
+            cold_rows.append([code(r["display"]), format_mean_sd(r["mean"], r["stddev"], r),
+                              format_time(r["user"]), format_time(r["system"]), format_rate(size, r["mean"]),
+                              f"bare loop, cold cache, {name}"])
     sections += ["### I/O backends", "",
                  "fastwc has no option or variable for io_uring buffer registration (it registers its pool when "
                  "the input is at least 8 times the pool; the `--stats` column shows what it did), so registered "
                  "against unregistered buffers is measured with the bare loop "
                  f"(`read_loop --uring [--fixed]`, 4 reads of {harness.human_bytes(chunk)} in flight).", "",
                  md_table(["Command", "= GNU wc?", "Wall (mean ± σ)", "User", "System", "GB/s", "How it read"],
-                          rows, ["l", "c", "r", "r", "r", "r", "l"]), ""]
+                          rows, ["l", "c", "r", "r", "r", "r", "l"]), "",
+                 "The mmap rows map the file and count its newlines (AVX2 where there is AVX2): no copy at all, "
+                 "compare them with `fastwc --io=auto -l` (pread threads, one copy on every CPU). fastwc does not "
+                 "map files: a file truncated while mapped kills the reader with SIGBUS.", ""]
+    if cold_rows:
+        sections += ["Cold cache (the page cache dropped before every run): buffered reads, whose readahead "
+                     "keeps the device busy, against O_DIRECT reads into the loop's own buffers.", "",
+                     md_table(["Command", "Wall (mean ± σ)", "User", "System", "GB/s", "How it read"],
+                              cold_rows, ["l", "r", "r", "r", "r", "l"]), ""]
     return "\n".join(sections)
 
 
