@@ -20,7 +20,6 @@
 #include <cerrno>
 #include <limits>
 #include <mutex>
-#include <system_error>
 #include <thread>
 #include <vector>
 

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Reading on every core, for counts that cost less than the copy (C15b):
+// Reading on every core, for counts that cost less than the copy:
 // -l, and -c where it reads. There one reader thread is the bottleneck: a
 // read that hits the page cache is copied by the thread that issues it,
 // on one core, into buffers that a counting core must then pull from a
 // shared cache. Here each of several threads reads its own chunks with
 // pread(2) into one buffer of its own, which stays in that core's L2, and
-// counts each chunk at once while it is hot. Measured on a 2-CPU machine
-// (bench/studies/two-readers.md): a bare 1 MiB read() loop 12.8 ms on
-// 256 MiB, the reader-thread pipeline 18.8 ms, two striped threads 11.4 ms.
+// counts each chunk at once while it is hot. Measured on a 2-CPU machine,
+// 256 MiB (bench/results/2026-11-30-vm-256M-run3, Study C): a bare 1 MiB
+// read() loop 10.7 ms, the reader-thread pipeline 14.0 ms, two striped
+// threads 9.6 ms.
 #pragma once
 
 #include <cstddef>
