@@ -270,3 +270,35 @@ TEST_CASE("faults: no descriptor or thread outlives a run, whatever happened") {
   CHECK(entries("/proc/self/fd") == fds);
   CHECK(entries("/proc/self/task") == threads);
 }
+
+TEST_CASE(
+    "faults: -c alone (no classes, no kernel) reads through EINTR and stops at EIO as GNU does") {
+  GlobalLocale locale("C.UTF-8");
+  const std::string contents = utf8_text(300 * 1024, 57);
+  TempFile file(contents);
+  for (const bool chars : {false, true}) {
+    CountOptions options;
+    options.selection = Selection{false, false, chars, true, false};
+    // -m in UTF-8 decodes; in a single-byte locale it is -c again.
+    options.encoding = chars ? Encoding::single_byte : Encoding::utf8;
+    for (std::uint64_t eio_at : {FaultSys::never, std::uint64_t{0}, std::uint64_t{70001}}) {
+      CAPTURE(chars);
+      CAPTURE(eio_at);
+      FaultSys sys;
+      sys.max_piece = 5000;
+      sys.eintr_every = 3;
+      sys.eio_at = eio_at;
+      file.rewind();
+      ReadStats stats;
+      const auto result = count(file.fd(), options, ReadOptions{}, sys, stats);
+      const std::uint64_t bytes = eio_at == FaultSys::never ? contents.size() : eio_at;
+      CHECK(result.error == (eio_at == FaultSys::never ? 0 : EIO));
+      CHECK(result.counts.bytes == bytes);
+      CHECK(result.counts.chars == (chars ? bytes : 0));
+      CHECK(result.counts.lines == 0);
+      CHECK(stats.path == ReadStats::Path::serial);
+      CHECK(std::string(stats.kernel) == "none");
+      CHECK(sys.injected > 0);
+    }
+  }
+}
