@@ -91,17 +91,14 @@ def run(b):
                           extra={"study": "backends", "backend": backend, "stats": stats}, env_extra=env)
             rows.append([code(r["display"]), r["equal"], format_mean_sd(r["mean"], r["stddev"], r),
                          format_time(r["user"]), format_time(r["system"]), format_rate(size, r["mean"]), stats])
-    for name, extra in [("read()", []), ("io_uring, unregistered", ["--uring", "--depth=4"]),
-                        ("io_uring, registered", ["--uring", "--depth=4", "--fixed"])]:
-        r = b.measure(group=group, tool="read loop", command=[b.read_loop, *extra, f"--size={chunk}", path],
-                      scenario=("english", "loop " + name, "file", "C.UTF-8"), bytes_=size, compare=False,
-                      extra={"study": "backends", "backend": name})
-        rows.append([code(r["display"]), "n/a", format_mean_sd(r["mean"], r["stddev"], r), format_time(r["user"]),
-                     format_time(r["system"]), format_rate(size, r["mean"]), f"bare loop, {name}"])
-    cpus = os.cpu_count() or 1
-    for threads in sorted({1, cpus}):
-        name = f"mmap, newlines counted on {threads} thread{'s' if threads > 1 else ''}"
-        r = b.measure(group=group, tool="read loop", command=[b.read_loop, "--mmap", f"--threads={threads}", path],
+    size_arg = f"--size={chunk}"
+    bare_loops = [("read()", [size_arg]), ("io_uring, unregistered", ["--uring", "--depth=4", size_arg]),
+                  ("io_uring, registered", ["--uring", "--depth=4", "--fixed", size_arg])]
+    for threads in sorted({1, os.cpu_count() or 1}):
+        bare_loops.append((f"mmap, newlines counted on {threads} thread{'s' if threads > 1 else ''}",
+                           ["--mmap", f"--threads={threads}"]))
+    for name, extra in bare_loops:
+        r = b.measure(group=group, tool="read loop", command=[b.read_loop, *extra, path],
                       scenario=("english", "loop " + name, "file", "C.UTF-8"), bytes_=size, compare=False,
                       extra={"study": "backends", "backend": name})
         rows.append([code(r["display"]), "n/a", format_mean_sd(r["mean"], r["stddev"], r), format_time(r["user"]),
@@ -111,7 +108,7 @@ def run(b):
         for name, extra in [("read(), buffered", []), ("read(), O_DIRECT", ["--direct"]),
                             ("io_uring, 4 in flight, O_DIRECT, registered",
                              ["--direct", "--uring", "--depth=4", "--fixed"])]:
-            r = b.measure(group=group, tool="read loop", command=[b.read_loop, *extra, f"--size={chunk}", path],
+            r = b.measure(group=group, tool="read loop", command=[b.read_loop, *extra, size_arg, path],
                           scenario=("english", "cold loop " + name, "file", "C.UTF-8"), bytes_=size,
                           compare=False, cold=True, extra={"study": "backends", "backend": name})
             cold_rows.append([code(r["display"]), format_mean_sd(r["mean"], r["stddev"], r),

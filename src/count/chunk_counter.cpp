@@ -112,6 +112,19 @@ bool ChunkCounter::supports(const CountOptions &options) noexcept {
   return options.encoding != Encoding::other_multibyte && !needs_gnu_read_boundaries(options);
 }
 
+bool ChunkCounter::needs_classes(const CountOptions &options) noexcept {
+  bool needs_kernel = false;
+  choose_plan(options, needs_kernel);
+  return needs_kernel;
+}
+
+ChunkCounter::ChunkCounter(const CountOptions &options) : options_(options), units_(nullptr) {
+  bool needs_kernel = false;
+  request_.plan = choose_plan(options, needs_kernel);
+  // Nothing here reads units_ unless a kernel or UTF-8 decoding is needed.
+  request_.c_byte_classes = true;
+}
+
 ChunkCounter::ChunkCounter(const CountOptions &options, const locale::CharClasses &classes)
     : options_(options),
       units_(&UnitClasses::get(classes, options.word_rule, options.nbsp_separates_words)) {

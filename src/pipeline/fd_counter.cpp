@@ -71,13 +71,6 @@ CountResult count_with_counter(int fd, const CountOptions &options, io::Sys &sys
   }
 }
 
-/// Nothing but bytes to count: -c, and -m where characters are bytes.
-bool counts_bytes_only(const CountOptions &options) noexcept {
-  const Selection &s = options.selection;
-  return !s.lines && !s.words && !s.max_line_length &&
-         !(s.chars && options.encoding != Encoding::single_byte);
-}
-
 /// A pipe given a larger buffer moves more per read and wakes its reader
 /// less often. Refused above /proc/sys/fs/pipe-max-size for unprivileged
 /// users, which is harmless: the pipe keeps its size.
@@ -86,48 +79,6 @@ void enlarge_pipe(int fd, std::size_t size) noexcept {
   if (fstat(fd, &status) != 0 || !S_ISFIFO(status.st_mode)) return;
   const int wanted = static_cast<int>(std::min<std::size_t>(size, std::size_t{1} << 20));
   if (fcntl(fd, F_GETPIPE_SZ) < wanted) fcntl(fd, F_SETPIPE_SZ, wanted);
-}
-
-/// Counts the bytes left in `fd` with a read loop and no classes, kernel or
-/// pipeline: -c on what has no usable size (pipes, /proc files, the tail
-/// GNU reads after seeking near the end of a regular file). Building the
-/// locale's character classes for nothing was a third of `fastwc -c`'s
-/// instructions (callgrind).
-CountResult count_bytes(int fd, const CountOptions &options, io::Sys &sys, ReadStats &stats) {
-  // A regular file's tail fits the small buffer. A second read with data
-  // means a pipe or a large input: then 256 KiB reads from an enlarged
-  // pipe (`cat 256MiB | fastwc -c`: 56 ms, against 260 ms with 64 KiB
-  // reads from a default pipe).
-  std::byte first[16 * 1024];
-  std::unique_ptr<std::byte[]> large;
-  std::byte *buffer = first;
-  std::size_t size = sizeof first;
-  std::uint64_t bytes = 0;
-  int error = 0;
-  for (;;) {
-    const ssize_t n = sys.read(fd, buffer, size);
-    if (n > 0) {
-      if (bytes != 0 && large == nullptr) {
-        large = std::make_unique_for_overwrite<std::byte[]>(serial_buffer_size);
-        buffer = large.get();
-        size = serial_buffer_size;
-        enlarge_pipe(fd, serial_buffer_size);
-      }
-      bytes += static_cast<std::uint64_t>(n);
-      continue;
-    }
-    if (n < 0 && errno == EINTR) continue;  // wc 9.1's safe_read retries
-    // wc stops at the first read error and still prints what it counted.
-    error = n < 0 ? errno : 0;
-    break;
-  }
-  stats.bytes = bytes;
-  CountResult result;
-  result.counts.bytes = bytes;
-  // In single-byte locales wc sets chars = bytes (count_chars < print_chars).
-  if (options.selection.chars) result.counts.chars = bytes;
-  result.error = error;
-  return result;
 }
 
 }  // namespace
@@ -155,12 +106,10 @@ CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions
     stats.wall_ns = io::now_ns() - start;
     return result;
   }
-  if (counts_bytes_only(options)) {
-    result = count_bytes(fd, options, sys, stats);
-    stats.wall_ns = io::now_ns() - start;
-    return result;
-  }
-  const count::ChunkCounter counter(options, locale::CharClasses::current());
+  const count::ChunkCounter counter =
+      count::ChunkCounter::needs_classes(options)
+          ? count::ChunkCounter(options, locale::CharClasses::current())
+          : count::ChunkCounter(options);
   // Only counting needs threads: bytes alone are read at the speed of the
   // reads whoever makes them.
   const bool may_pipeline = counter.needs_kernel();

@@ -18,6 +18,7 @@
 #include <future>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <span>
 #include <string>
@@ -272,16 +273,9 @@ class FaultSys final : public fastwc::io::Sys {
 
   ssize_t read(int fd, void *buffer, std::size_t size) noexcept override {
     const std::lock_guard lock(mutex_);
-    ++calls;
-    if (eintr_every != 0 && calls % eintr_every == 0) return fail(EINTR);
-    if (eagain_in_read && eagain_every != 0 && calls % eagain_every == 0) return fail(EAGAIN);
-    if (eof_at != never && ::lseek(fd, 0, SEEK_CUR) == static_cast<off_t>(eof_at)) return 0;
-    if (eio_at != never) {
-      const off_t at = ::lseek(fd, 0, SEEK_CUR);
-      if (at >= 0 && static_cast<std::uint64_t>(at) >= eio_at) return fail(EIO);
-      if (at >= 0) size = std::min<std::uint64_t>(size, eio_at - static_cast<std::uint64_t>(at));
-    }
-    if (max_piece != 0 && size > 1) size = std::min(size, 1 + rng_() % max_piece);
+    // The offset matters only to eof_at and eio_at (and a pipe has none).
+    const off_t at = eof_at != never || eio_at != never ? ::lseek(fd, 0, SEEK_CUR) : -1;
+    if (const auto fault = read_fault(at, size)) return *fault;
     return Sys::real().read(fd, buffer, size);
   }
 
@@ -289,16 +283,7 @@ class FaultSys final : public fastwc::io::Sys {
   /// reads, and the pread backend).
   ssize_t pread(int fd, void *buffer, std::size_t size, off_t offset) noexcept override {
     const std::lock_guard lock(mutex_);
-    ++calls;
-    if (eintr_every != 0 && calls % eintr_every == 0) return fail(EINTR);
-    if (eagain_in_read && eagain_every != 0 && calls % eagain_every == 0) return fail(EAGAIN);
-    if (eof_at != never && static_cast<std::uint64_t>(offset) == eof_at) return 0;
-    if (eio_at != never) {
-      const auto at = static_cast<std::uint64_t>(offset);
-      if (at >= eio_at) return fail(EIO);
-      size = std::min<std::uint64_t>(size, eio_at - at);
-    }
-    if (max_piece != 0 && size > 1) size = std::min(size, 1 + rng_() % max_piece);
+    if (const auto fault = read_fault(offset, size)) return *fault;
     return Sys::real().pread(fd, buffer, size, offset);
   }
 
@@ -332,6 +317,25 @@ class FaultSys final : public fastwc::io::Sys {
  private:
   // Guards the counters and rng_ (the plain fields are set before a run).
   std::mutex mutex_;
+
+  /// What a read of `size` bytes at offset `at` (-1: unknown) gives
+  /// instead of the real call, or nullopt with `size` perhaps shortened.
+  /// Called with mutex_ held.
+  std::optional<ssize_t> read_fault(off_t at, std::size_t &size) noexcept {
+    ++calls;
+    if (eintr_every != 0 && calls % eintr_every == 0) return fail(EINTR);
+    if (eagain_in_read && eagain_every != 0 && calls % eagain_every == 0) return fail(EAGAIN);
+    if (at >= 0) {
+      const auto offset = static_cast<std::uint64_t>(at);
+      if (eof_at != never && offset == eof_at) return 0;
+      if (eio_at != never) {
+        if (offset >= eio_at) return fail(EIO);
+        size = std::min<std::uint64_t>(size, eio_at - offset);
+      }
+    }
+    if (max_piece != 0 && size > 1) size = std::min(size, 1 + rng_() % max_piece);
+    return std::nullopt;
+  }
   ssize_t fail(int error) noexcept {
     ++injected;
     errno = error;

@@ -27,6 +27,14 @@ using namespace io_test;
 /// fastest and least forgiving path.
 constexpr auto registered = fastwc::BufferRegistration::always;
 
+/// Rewinds `file` and counts it through `sys` in the pipeline, 4 KiB a
+/// read, into registered buffers.
+fastwc::CountResult count_4k(const TempFile &file, const CountOptions &options, IoBackend backend,
+                             unsigned jobs, FaultSys &sys, ReadStats &stats) {
+  file.rewind();
+  return count(file.fd(), options, pipelined(backend, jobs, 4096, registered), sys, stats);
+}
+
 /// Entries of a /proc/self directory (open descriptors, threads).
 std::size_t entries(const char *dir) {
   std::size_t n = 0;
@@ -106,10 +114,8 @@ TEST_CASE("faults: EIO after N bytes gives the counts of the first N bytes and t
           FaultSys sys;
           sys.eio_at = eio_at;
           sys.max_piece = max_piece;
-          file.rewind();
           ReadStats stats;
-          const auto result =
-              count(file.fd(), options, pipelined(backend, jobs, 4096, registered), sys, stats);
+          const auto result = count_4k(file, options, backend, jobs, sys, stats);
           CHECK(result.error == EIO);
           CHECK(show(result.counts) == show(expected));
           CHECK(stats.bytes == eio_at);
@@ -152,10 +158,8 @@ TEST_CASE("faults: a read that finds EOF ends the input there, whatever was read
         CAPTURE(jobs);
         FaultSys sys;
         sys.eof_at = eof_at;
-        file.rewind();
         ReadStats stats;
-        const auto result =
-            count(file.fd(), options, pipelined(backend, jobs, 4096, registered), sys, stats);
+        const auto result = count_4k(file, options, backend, jobs, sys, stats);
         CHECK(result.error == 0);
         CHECK(show(result.counts) == show(expected));
         CHECK(stats.bytes == eof_at);
@@ -175,10 +179,8 @@ TEST_CASE("faults: a read that finds EOF ends the input there, whatever was read
       FaultSys sys;
       sys.eio_at = eio_at;
       sys.eof_at = 6 * 4096;
-      file.rewind();
       ReadStats stats;
-      const auto result =
-          count(file.fd(), options, pipelined(backend, 3, 4096, registered), sys, stats);
+      const auto result = count_4k(file, options, backend, 3, sys, stats);
       CHECK(result.error == EIO);
       CHECK(show(result.counts) == show(expected));
       CHECK(stats.bytes == eio_at);
@@ -256,9 +258,8 @@ TEST_CASE("faults: no descriptor or thread outlives a run, whatever happened") {
           if (variant == 1) sys.eio_at = 100000;
           if (variant == 2) sys.register_errno = ENOMEM;
           if (variant == 3) sys.ring_init_errno = EPERM;
-          file.rewind();
           ReadStats stats;
-          count(file.fd(), options, pipelined(backend, jobs, 4096, registered), sys, stats);
+          count_4k(file, options, backend, jobs, sys, stats);
         }
       }
     }

@@ -567,7 +567,6 @@ struct SimdKernel {
     if (mine == 0) return slow;
     const Block next2 = load(q + 2);
     const Block next3 = load(q + 3);
-    CharMasks found{0, 0, 0, 0};
     if constexpr (Isa::has_compress) {
       // One gather for the block, else one a half: characters of two bytes
       // or more start at most 16 in 32 bytes.
@@ -577,21 +576,23 @@ struct SimdKernel {
         packed_lookup<Words, Width, 0, 0, 1>(table, b, next1, next2, next3, mine, m);
         packed_lookup<Words, Width, 2, 0, 1>(table, b, next1, next2, next3, mine, m);
       }
-      return slow & beyond;
-    }
-    for (std::size_t l = 0; l < lanes; ++l) {
-      const auto base = static_cast<unsigned>(l * width);
-      [&]<int... K>(std::integer_sequence<int, K...>) {
-        (table_quarter<K, Words, Width>(table, b.v[l], next1.v[l], next2.v[l], next3.v[l], mine,
-                                        base + static_cast<unsigned>(K) * (width / 4), found),
-         ...);
+    } else {
+      // One gather a quarter of each vector.
+      CharMasks found{0, 0, 0, 0};
+      for (std::size_t l = 0; l < lanes; ++l) {
+        const auto base = static_cast<unsigned>(l * width);
+        [&]<int... K>(std::integer_sequence<int, K...>) {
+          (table_quarter<K, Words, Width>(table, b.v[l], next1.v[l], next2.v[l], next3.v[l], mine,
+                                          base + static_cast<unsigned>(K) * (width / 4), found),
+           ...);
+        }
+        (std::make_integer_sequence<int, 4>{});
       }
-      (std::make_integer_sequence<int, 4>{});
+      m.sep |= found.sep & mine;
+      m.con |= found.con & mine;
+      m.w1 |= found.w1 & mine;
+      m.w2 |= found.w2 & mine;
     }
-    m.sep |= found.sep & mine;
-    m.con |= found.con & mine;
-    m.w1 |= found.w1 & mine;
-    m.w2 |= found.w2 & mine;
     return slow & beyond;
   }
 
