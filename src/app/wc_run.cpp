@@ -10,10 +10,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/read_report.hpp"
@@ -83,6 +85,7 @@ FileFanout *g_active_fanout = nullptr;
 
 CountOptions make_count_options(const cli::Config &config, const cli::Compat &compat) {
   CountOptions options = options_for_current_locale(config.selection, compat.word_rule());
+  options.nbsp_separates_words = options.nbsp_separates_words && compat.nbsp_can_separate_words();
   options.gnu_split_rescan_read_size = compat.split_rescan_read_size();
   return options;
 }
@@ -108,7 +111,7 @@ class WcRun {
                                            std::vector<input::InputStatus> &statuses,
                                            unsigned threads);
   bool bytes_only() const;
-  void print_debug_line() const;
+  void print_debug_line();
   void print_total(std::size_t names);
 
   const cli::Config &config_;
@@ -118,6 +121,7 @@ class WcRun {
   Totals totals_;
   bool have_read_stdin_ = false;
   bool exit_failure_ = false;
+  bool hardware_line_printed_ = false;
 };
 
 /// GNU counts only bytes (and takes the st_size shortcut) when nothing but
@@ -129,23 +133,35 @@ bool WcRun::bytes_only() const {
          !s.words && !s.max_line_length;
 }
 
-/// --debug: GNU 9.1 names its line-counting loop once per input that uses it.
-void WcRun::print_debug_line() const {
+/// --debug: GNU names its line-counting loop when an input is counted by
+/// it: 9.1 for every such input, 9.5+ for the first only.
+void WcRun::print_debug_line() {
   const Selection &s = config_.selection;
   bool chars_need_decoding = s.chars && options_.encoding != Encoding::single_byte;
   if (!config_.debug || !s.lines || s.words || s.max_line_length || chars_need_decoding) return;
-  const char *message = "avx2 support not detected";
-  // GNU asks __builtin_cpu_supports; fastwc asks the C library's record of
-  // the same CPUID bits (count::detect_cpu_features), because libgcc's
-  // __cpu_indicator_init, linked in by __builtin_cpu_supports, runs CPUID at
-  // every start-up, and CPUID traps to the hypervisor in virtual machines.
+  if (compat_.reports_hardware_once() && hardware_line_printed_) return;
+  hardware_line_printed_ = true;
+  // GNU asks __builtin_cpu_supports (gnulib's cpu_supports from 9.8, which
+  // also honours GLIBC_TUNABLES' glibc.cpu.hwcaps masks); fastwc asks the C
+  // library's record of the same CPUID bits (count::detect_cpu_features),
+  // because libgcc's __cpu_indicator_init, linked in by
+  // __builtin_cpu_supports, runs CPUID at every start-up, and CPUID traps
+  // to the hypervisor in virtual machines.
   const count::CpuFeatures cpu = count::detect_cpu_features();
-  if (compat_.reports_avx512() && cpu.avx512bw) {
-    message = "using avx512 hardware support";
-  } else if (cpu.avx2) {
-    message = "using avx2 hardware support";
+  const char *tunables = compat_.debug_honours_hwcaps() ? std::getenv("GLIBC_TUNABLES") : nullptr;
+  auto supports = [tunables](bool present, std::string_view hwcap) {
+    return present && count::hwcap_allowed(tunables, hwcap);
+  };
+  // 9.9+ try AVX-512 first (avx512f and avx512bw) and say so either way.
+  if (compat_.reports_avx512()) {
+    if (supports(cpu.avx512f, "AVX512F") && supports(cpu.avx512bw, "AVX512BW")) {
+      out::report(0, out::translate("using avx512 hardware support"));
+      return;
+    }
+    out::report(0, out::translate("avx512 support not detected"));
   }
-  out::report(0, out::translate(message));
+  out::report(0, out::translate(supports(cpu.avx2, "AVX2") ? "using avx2 hardware support"
+                                                           : "avx2 support not detected"));
 }
 
 /// Below this size, readahead advice is not worth its system call.

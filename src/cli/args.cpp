@@ -66,17 +66,19 @@ void report_bad_total_argument(std::string_view argument, bool ambiguous) {
 
 ParseOutcome parse_args(int argc, char **argv, const Compat &compat) {
   // GNU wc's long options, in GNU's order: getopt lists them in that order
-  // when an abbreviation is ambiguous (wc --=x). --total exists only from 9.2 on: below that it is
-  // an unrecognized option, and "--t" is no abbreviation of anything.
+  // when an abbreviation is ambiguous (wc --=x). --debug exists only from 9.0 on and --total
+  // from 9.2 on: below that each is an unrecognized option, and "--d" or "--t" is no
+  // abbreviation of anything.
   std::vector<option> long_options = {
       {"bytes", no_argument, nullptr, 'c'},
       {"chars", no_argument, nullptr, 'm'},
       {"lines", no_argument, nullptr, 'l'},
       {"words", no_argument, nullptr, 'w'},
-      {"debug", no_argument, nullptr, debug_option},
-      {"files0-from", required_argument, nullptr, files0_from_option},
-      {"max-line-length", no_argument, nullptr, 'L'},
   };
+  if (compat.has_debug_option())
+    long_options.push_back({"debug", no_argument, nullptr, debug_option});
+  long_options.push_back({"files0-from", required_argument, nullptr, files0_from_option});
+  long_options.push_back({"max-line-length", no_argument, nullptr, 'L'});
   if (compat.has_total_option()) long_options.push_back({"total", required_argument, nullptr, total_option});
   long_options.push_back({"help", no_argument, nullptr, help_option});
   long_options.push_back({"version", no_argument, nullptr, version_option});

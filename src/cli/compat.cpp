@@ -27,7 +27,7 @@ std::optional<Compat> parse_compat(std::string_view text) {
   auto minor = parse_number(text.substr(dot + 1));
   if (!major || !minor) return std::nullopt;
   GnuVersion version{*major, *minor};
-  if (version < oldest_supported || version > newest_supported) return std::nullopt;
+  if (version < oldest_supported) return std::nullopt;
   return Compat{version};
 }
 
@@ -37,7 +37,7 @@ std::optional<Compat> compat_from_environment(std::string *error) {
   if (auto compat = parse_compat(text)) return compat;
   if (error) {
     *error = "unsupported FASTWC_COMPAT value '" + std::string(text) +
-             "' (expected a GNU wc version from 9.1 to 9.10)";
+             "' (expected a GNU wc version, 8.30 or later)";
   }
   return std::nullopt;
 }

@@ -21,12 +21,21 @@ struct GnuVersion {
   friend auto operator<=>(const GnuVersion &, const GnuVersion &) = default;
 };
 
-/// The oldest and newest GNU wc versions whose behaviour fastwc reproduces.
-inline constexpr GnuVersion oldest_supported{9, 1};
-inline constexpr GnuVersion newest_supported{9, 10};
+/// The oldest GNU wc version whose behaviour fastwc reproduces, and the
+/// newest one it knows: a newer version gets the newest known behaviour
+/// (every method below compares with the release that made a change).
+inline constexpr GnuVersion oldest_supported{8, 30};
+inline constexpr GnuVersion newest_known{9, 12};
 
 struct Compat {
   GnuVersion version;
+
+  /// 8.31: U+00A0, U+2007, U+202F and U+2060 separate words (unless
+  /// POSIXLY_CORRECT); before, no-break spaces are word characters.
+  bool nbsp_can_separate_words() const noexcept { return version >= GnuVersion{8, 31}; }
+  /// 9.0: --debug exists (with the AVX2 line count); before, it and its
+  /// abbreviations are unrecognized options.
+  bool has_debug_option() const noexcept { return version >= GnuVersion{9, 0}; }
 
   /// 9.2: --total=WHEN exists.
   bool has_total_option() const noexcept { return version >= GnuVersion{9, 2}; }
@@ -47,10 +56,16 @@ struct Compat {
     if (version < GnuVersion{9, 5}) return 0;
     return version < GnuVersion{9, 6} ? 16 * 1024 : 256 * 1024;
   }
+  /// 9.5: --debug's hardware line comes once per process (a static in
+  /// wc_lines), not once per input that counts lines.
+  bool reports_hardware_once() const noexcept { return version >= GnuVersion{9, 5}; }
   /// 9.5: a read error is reported after that file's count line, not before.
   bool reports_read_error_after_counts() const noexcept { return version >= GnuVersion{9, 5}; }
   /// 9.8: "when reading file names from standard input" (was "from stdin").
   bool says_standard_input_for_list() const noexcept { return version >= GnuVersion{9, 8}; }
+  /// 9.8: --debug's hardware line follows GLIBC_TUNABLES' glibc.cpu.hwcaps
+  /// masks (gnulib cpu_supports), as the choice of loop does.
+  bool debug_honours_hwcaps() const noexcept { return version >= GnuVersion{9, 8}; }
   /// 9.9: --debug can report AVX-512 line counting.
   bool reports_avx512() const noexcept { return version >= GnuVersion{9, 9}; }
   /// gnulib's shell-escape quoting of a name holding a ' and ending in an
@@ -65,8 +80,9 @@ struct Compat {
   bool diagnoses_write_errors_at_once() const noexcept { return version >= GnuVersion{9, 10}; }
 };
 
-/// Parses "9.1", "9.10", ... Returns nothing for malformed or unsupported
-/// versions.
+/// Parses "8.30", "9.1", "9.10", ... Returns nothing for malformed versions
+/// and versions older than oldest_supported; a version newer than
+/// newest_known is kept as it is (and behaves as newest_known).
 std::optional<Compat> parse_compat(std::string_view text);
 
 /// FASTWC_COMPAT when set, else the build default (Meson option gnu_compat).

@@ -55,7 +55,8 @@ int print_help(const Compat &compat) {
       "      --stats            report how each input was read, and how fast\n"
       "\n"
       "Environment:\n"
-      "  FASTWC_COMPAT    GNU wc version to match, 9.1 to 9.10 (default " FASTWC_DEFAULT_COMPAT ")\n"
+      "  FASTWC_COMPAT    GNU wc version to match, 8.30 or later (default " FASTWC_DEFAULT_COMPAT
+      ")\n"
       "  FASTWC_JOBS, FASTWC_IO, FASTWC_READ_SIZE  defaults for --jobs, --io, --read-size\n"
       "  POSIXLY_CORRECT  options end at the first operand; no-break spaces join words\n"
       "  LC_ALL, LC_CTYPE, LANG  the locale decides what a character and a word are\n"

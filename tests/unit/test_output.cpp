@@ -98,8 +98,22 @@ TEST_CASE("FASTWC_COMPAT versions") {
   CHECK(parse_compat("9.4")->word_rule() == fastwc::WordRule::printable_constituents);
   CHECK(parse_compat("9.10")->diagnoses_write_errors_at_once());
   CHECK_FALSE(parse_compat("9.9")->diagnoses_write_errors_at_once());
-  CHECK_FALSE(parse_compat("9.11"));
-  CHECK_FALSE(parse_compat("8.32"));
+  REQUIRE(parse_compat("9.11"));
+  REQUIRE(parse_compat("8.30"));
+  CHECK_FALSE(parse_compat("8.30")->nbsp_can_separate_words());
+  CHECK(parse_compat("8.31")->nbsp_can_separate_words());
+  CHECK_FALSE(parse_compat("8.32")->has_debug_option());
+  CHECK(parse_compat("9.0")->has_debug_option());
+  CHECK_FALSE(parse_compat("9.4")->reports_hardware_once());
+  CHECK(parse_compat("9.5")->reports_hardware_once());
+  CHECK_FALSE(parse_compat("9.7")->debug_honours_hwcaps());
+  CHECK(parse_compat("9.8")->debug_honours_hwcaps());
+  // A version newer than the newest known behaves as the newest known.
+  REQUIRE(parse_compat("9.13"));
+  CHECK(parse_compat("9.13")->version > fastwc::cli::newest_known);
+  CHECK(parse_compat("10.0")->diagnoses_write_errors_at_once());
+  CHECK_FALSE(parse_compat("8.29"));
+  CHECK_FALSE(parse_compat("7.9"));
   CHECK_FALSE(parse_compat("9"));
   CHECK_FALSE(parse_compat("9.x"));
   CHECK_FALSE(parse_compat(""));
