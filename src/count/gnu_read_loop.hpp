@@ -3,19 +3,24 @@
 // read size less the bytes of a character carried over from the previous
 // one, so the pieces the reference engine sees fall exactly where GNU's
 // reads fall. Needed only for CountOptions::gnu_split_rescan_read_size,
-// whose word counts depend on those places.
+// whose word counts depend on those places. For a regular file the places
+// follow from the file itself: gnu_read_quirk_words walks them after any
+// other count of the file.
 #pragma once
 
 #include <sys/types.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 
 #include "count/reference_counter.hpp"
 #include "count/split_rescan.hpp"
-#include "locale/char_classes.hpp"
 #include "fastwc/engine.hpp"
+#include "locale/char_classes.hpp"
 
 namespace fastwc::count {
 
@@ -51,21 +56,22 @@ CountResult count_with_gnu_reads_reference(const CountOptions &options, ReadFunc
 /// Reads as GNU does and counts at full speed: the SIMD engine counts the
 /// stream as one, and SplitRescanCorrector adds the words GNU's re-reading
 /// makes at its read boundaries. Other multibyte locales take the oracle.
+/// `buffer` holds the read size; every read goes to its start.
 template <class ReadFunction>
-CountResult count_with_gnu_reads(const CountOptions &options, ReadFunction &&read) {
+CountResult count_with_gnu_reads(const CountOptions &options, ReadFunction &&read,
+                                 std::byte *buffer) {
   if (options.encoding != Encoding::utf8) return count_with_gnu_reads_reference(options, read);
   const std::size_t read_size = options.gnu_split_rescan_read_size;
-  const auto buffer = std::make_unique_for_overwrite<std::byte[]>(read_size);
   CountOptions contiguous = options;
   contiguous.gnu_split_rescan_read_size = 0;
   Counter counter(contiguous);
   SplitRescanCorrector corrector(options, locale::CharClasses::current());
   for (;;) {
-    const ssize_t n = read(buffer.get(), read_size - corrector.carried_bytes());
+    const ssize_t n = read(buffer, read_size - corrector.carried_bytes());
     if (n > 0) {
       const auto size = static_cast<std::size_t>(n);
-      counter.update({buffer.get(), size});
-      corrector.on_read({reinterpret_cast<const std::uint8_t *>(buffer.get()), size});
+      counter.update({buffer, size});
+      corrector.on_read({reinterpret_cast<const std::uint8_t *>(buffer), size});
     } else if (n == 0 || errno != EINTR) {
       const int error = n == 0 ? 0 : errno;
       Counts counts = error == 0 ? counter.finish() : counter.finish_after_error();
@@ -73,6 +79,64 @@ CountResult count_with_gnu_reads(const CountOptions &options, ReadFunction &&rea
       return {counts, error};
     }
   }
+}
+
+template <class ReadFunction>
+CountResult count_with_gnu_reads(const CountOptions &options, ReadFunction &&read) {
+  const auto buffer =
+      std::make_unique_for_overwrite<std::byte[]>(options.gnu_split_rescan_read_size);
+  return count_with_gnu_reads(options, read, buffer.get());
+}
+
+/// GNU's extra words (SplitRescanCorrector) for `length` bytes of a regular
+/// file, which GNU's loop reads in full reads until the end: each asks for
+/// the read size less what the previous one carried over, so each boundary
+/// follows from the few bytes before the last one. Only the bytes around
+/// the boundaries matter, so the file's counts can be taken in any pieces,
+/// in parallel, with the quirk off; this reads a few bytes per boundary with
+/// `read_at(offset, buffer, size) -> ssize_t` (offsets from the start of
+/// the counted bytes). A file that shrank meanwhile ends the walk early.
+/// after_error: counting stopped at a read error (SplitRescanCorrector::finish).
+template <class ReadAtFunction>
+std::uint64_t gnu_read_quirk_words(const CountOptions &options, std::uint64_t length,
+                                   bool after_error, ReadAtFunction &&read_at) {
+  constexpr std::size_t head_max = SplitRescanCorrector::decision_bytes;
+  constexpr std::size_t tail_max = SplitRescanCorrector::max_carry;
+  // read_at until `size` bytes or the end; returns how many came.
+  auto read_exactly = [&read_at](std::uint64_t offset, std::uint8_t *buffer, std::size_t size) {
+    std::size_t got = 0;
+    while (got < size) {
+      const ssize_t n = read_at(offset + got, buffer + got, size - got);
+      if (n > 0) {
+        got += static_cast<std::size_t>(n);
+      } else if (n == 0 || errno != EINTR) {
+        break;
+      }
+    }
+    return got;
+  };
+  SplitRescanCorrector corrector(options, locale::CharClasses::current());
+  const std::uint64_t read_size = options.gnu_split_rescan_read_size;
+  // The first bytes of the next read, and the bytes around its end.
+  std::uint8_t head[head_max];
+  std::size_t head_size =
+      read_exactly(0, head, static_cast<std::size_t>(std::min<std::uint64_t>(head_max, length)));
+  std::uint8_t around[tail_max + head_max];
+  for (std::uint64_t pos = 0; pos < length;) {
+    const std::uint64_t size = std::min(read_size - corrector.carried_bytes(), length - pos);
+    const auto tail_size = static_cast<std::size_t>(std::min<std::uint64_t>(size, tail_max));
+    const std::uint64_t around_start = pos + size - tail_size;
+    const auto around_size = static_cast<std::size_t>(
+        std::min<std::uint64_t>(tail_size + head_max, length - around_start));
+    const std::size_t got = read_exactly(around_start, around, around_size);
+    const auto head_used = static_cast<std::size_t>(std::min<std::uint64_t>(size, head_size));
+    if (got < tail_size || head_used < std::min<std::uint64_t>(size, head_max)) break;
+    corrector.on_read_ends({head, head_used}, {around, tail_size}, static_cast<std::size_t>(size));
+    head_size = got - tail_size;
+    std::memcpy(head, around + tail_size, head_size);
+    pos += size;
+  }
+  return corrector.finish(after_error);
 }
 
 }  // namespace fastwc::count

@@ -17,15 +17,6 @@
 
 namespace fastwc::count {
 
-namespace {
-
-/// The longest prefix glibc calls incomplete: a six-byte form less one byte.
-constexpr std::size_t max_carry = 5;
-/// Enough to decide one split character and the unit after it.
-constexpr std::size_t decision_bytes = 12;
-
-}  // namespace
-
 SplitRescanCorrector::SplitRescanCorrector(const CountOptions &options,
                                            const locale::CharClasses &classes) noexcept
     : classes_(classes),
@@ -109,25 +100,32 @@ void SplitRescanCorrector::trim_window() noexcept {
 }
 
 void SplitRescanCorrector::on_read(std::span<const std::uint8_t> bytes) noexcept {
+  on_read_ends(bytes.first(std::min(bytes.size(), decision_bytes)),
+               bytes.last(std::min(bytes.size(), max_carry)), bytes.size());
+}
+
+void SplitRescanCorrector::on_read_ends(std::span<const std::uint8_t> head,
+                                        std::span<const std::uint8_t> tail,
+                                        std::size_t read_bytes) noexcept {
   std::size_t used = 0;
   if (pending_count_ > 0) {
     // A pending decision needs at most decision_bytes more, which fit: the
     // window holds no more than a character and a few bytes before it.
-    used = std::min(bytes.size(), decision_bytes);
-    append(bytes.data(), used);
+    used = head.size();
+    append(head.data(), used);
     resolve(false);
   }
-  if (used < bytes.size()) {
+  if (used < read_bytes) {
     // Everything is decided now (decision_bytes were enough), so only the
     // stream's last bytes matter from here on.
-    const std::size_t rest = bytes.size() - used;
+    const std::size_t rest = read_bytes - used;
     if (rest >= max_carry) {
       window_start_ = end_ + rest - max_carry;
       end_ = window_start_;
-      append(bytes.data() + bytes.size() - max_carry, max_carry);
+      append(tail.data() + tail.size() - max_carry, max_carry);
     } else {
       trim_window();
-      append(bytes.data() + used, rest);
+      append(tail.data() + tail.size() - rest, rest);
     }
   }
   trim_window();

@@ -32,8 +32,21 @@ class SplitRescanCorrector {
  public:
   SplitRescanCorrector(const CountOptions &options, const locale::CharClasses &classes) noexcept;
 
+  /// The longest prefix glibc calls incomplete: a six-byte form less one
+  /// byte. GNU never carries more.
+  static constexpr std::size_t max_carry = 5;
+  /// Enough to decide one split character and the unit after it.
+  static constexpr std::size_t decision_bytes = 12;
+
   /// The next read's bytes, in stream order (never empty).
   void on_read(std::span<const std::uint8_t> bytes) noexcept;
+
+  /// The same from the ends of a read of `read_bytes` bytes alone, all that
+  /// the correction looks at: its first min(read_bytes, decision_bytes)
+  /// bytes and its last min(read_bytes, max_carry) (which may overlap). This lets a caller that
+  /// counted the bytes elsewhere walk GNU's read boundaries of a file.
+  void on_read_ends(std::span<const std::uint8_t> head, std::span<const std::uint8_t> tail,
+                    std::size_t read_bytes) noexcept;
 
   /// Bytes of an incomplete character at the end of the last read: GNU
   /// moves them to the front of its buffer and asks read() for that much

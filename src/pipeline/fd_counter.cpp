@@ -81,6 +81,59 @@ void enlarge_pipe(int fd, std::size_t size) noexcept {
   if (fcntl(fd, F_GETPIPE_SZ) < wanted) fcntl(fd, F_SETPIPE_SZ, wanted);
 }
 
+/// GNU >= 9.5's word counts depend on where its reads fall. A regular file
+/// large enough for the pipeline is counted like any other, in parallel,
+/// and GNU's read boundaries are then walked with a few bytes each
+/// (count::gnu_read_quirk_words); anything else is read exactly as GNU
+/// reads it. The first GNU-sized read tells which: a short one is a small
+/// file or a stream, and only a full one is worth an fstat (most inputs of
+/// a long file list are small).
+CountResult count_with_gnu_boundaries(int fd, const CountOptions &options,
+                                      const ReadOptions &read_options, io::Sys &sys,
+                                      ReadStats &stats) {
+  const std::size_t read_size = options.gnu_split_rescan_read_size;
+  const auto first = std::make_unique_for_overwrite<std::byte[]>(read_size);
+  ssize_t first_size = 0;
+  const bool peek = read_options.serial_threshold > read_size;
+  if (peek) {
+    do {
+      first_size = sys.read(fd, first.get(), read_size);
+    } while (first_size < 0 && errno == EINTR);
+  }
+  if (options.encoding == Encoding::utf8 &&
+      (!peek || first_size == static_cast<ssize_t>(read_size))) {
+    struct stat status {};
+    const off_t now = lseek(fd, 0, SEEK_CUR);
+    const off_t begin = now - first_size;
+    if (now >= 0 && fstat(fd, &status) == 0 && S_ISREG(status.st_mode) && status.st_size >= begin &&
+        static_cast<std::uint64_t>(status.st_size - begin) >= read_options.serial_threshold &&
+        lseek(fd, begin, SEEK_SET) == begin) {
+      CountOptions contiguous = options;
+      contiguous.gnu_split_rescan_read_size = 0;
+      CountResult result = count_fd_with(fd, contiguous, read_options, sys, &stats);
+      result.counts.words += count::gnu_read_quirk_words(
+          options, result.counts.bytes, result.error != 0,
+          [&](std::uint64_t offset, std::uint8_t *buffer, std::size_t size) {
+            return sys.pread(fd, buffer, size, begin + static_cast<off_t>(offset));
+          });
+      return result;
+    }
+  }
+  // Read as GNU does; the first read, if made, is the loop's first (its
+  // bytes are where the loop's first read puts them).
+  bool first_pending = peek;
+  CountResult result = count::count_with_gnu_reads(
+      options,
+      [&](std::byte *buffer, std::size_t size) {
+        if (!first_pending) return sys.read(fd, buffer, size);
+        first_pending = false;
+        return first_size;
+      },
+      first.get());
+  stats.bytes = result.counts.bytes;
+  return result;
+}
+
 }  // namespace
 
 CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions &read_options, io::Sys &sys,
@@ -92,12 +145,7 @@ CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions
 
   CountResult result;
   if (count::needs_gnu_read_boundaries(options)) {
-    // GNU >= 9.5's word counts then depend on where its reads fall: read
-    // exactly as it does.
-    result = count::count_with_gnu_reads(options, [&](std::byte *buffer, std::size_t size) {
-      return sys.read(fd, buffer, size);
-    });
-    stats.bytes = result.counts.bytes;
+    result = count_with_gnu_boundaries(fd, options, read_options, sys, stats);
     stats.wall_ns = io::now_ns() - start;
     return result;
   }

@@ -234,10 +234,12 @@ Outcome run(const Input &input, const count::ChunkCounter &counter, const count:
   const bool cheap_count = counter.plan() == count::kernels::Plan::newlines;
   const unsigned cpus = options.jobs != 0 ? options.jobs : usable_cpus();
   if (input.positioned && (options.backend == IoBackend::pread ||
-                           (options.backend == IoBackend::automatic && cheap_count && cpus >= 2))) {
-    // Counting newlines costs a fraction of the copy, which one reader
-    // thread does on one core: every thread reads and counts its own
-    // chunks instead (striped_pread.hpp), one buffer each.
+                           (options.backend == IoBackend::automatic && cpus >= 2))) {
+    // A page-cache hit is copied by the thread that issues the read, so one
+    // reader thread copies every byte on one core, into buffers that the
+    // counting cores then pull from another core's cache: every thread
+    // reads and counts its own chunks instead (striped_pread.hpp), one
+    // buffer each. Measured in bench/results (Study C: the backends).
     const std::size_t read_size = choose_sizing(options, cache_sizes(), cpus, expected).read_size;
     const auto fitting =
         static_cast<unsigned>(std::max<std::size_t>(1, options.max_pool_bytes / read_size));

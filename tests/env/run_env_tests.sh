@@ -142,11 +142,13 @@ printf '\xce\xb1\xce\xb2 \xff\n' >small2
 # the calling thread counts alone, with the same output; --debug says so.
 same "no workers module: counts" \
   'export FASTWC_WORKERS_MODULE=/nonexistent/fastwc-workers.so FASTWC_SERIAL_THRESHOLD=0 FASTWC_JOBS=4 LC_ALL=C.UTF-8; wc -lwmcL text uniform; wc -w <text'
-# Workers are asked for only once chunks wait (counting slower than
-# reading): -L on UTF-8 text in 4 KiB chunks, a few tries.
+# Workers are asked for only by the reader thread's pipeline (a regular
+# file is read by threads of its own unless --io says otherwise), once
+# chunks wait (counting slower than reading): -L on UTF-8 text in 4 KiB
+# chunks, a few tries.
 for _ in 1 2 3; do
   FASTWC_WORKERS_MODULE=/nonexistent/fastwc-workers.so FASTWC_SERIAL_THRESHOLD=0 FASTWC_JOBS=4 \
-    FASTWC_READ_SIZE=4096 LC_ALL=C.UTF-8 timeout 60 "$fastwc" --debug -L text >/dev/null 2>"$work/fast.err"
+    FASTWC_READ_SIZE=4096 LC_ALL=C.UTF-8 timeout 60 "$fastwc" --io=uring --debug -L text >/dev/null 2>"$work/fast.err"
   grep -q "no counting threads" "$work/fast.err" && break
 done
 if grep -q "no counting threads" "$work/fast.err"; then
