@@ -29,10 +29,26 @@ enum class Encoding : std::uint8_t {
   other_multibyte,  ///< any other multibyte locale: decoded with mbrtowc
 };
 
+/// Which UTF-8 decoder GNU wc's mbrtowc/mbrtoc32 calls run. coreutils 9.11
+/// took gnulib's own decoder on glibc ("build: update to latest gnulib:
+/// Pick up mbrto{c32,wc} optimizations on UTF-8 on GLIBC").
+enum class Utf8Decoding : std::uint8_t {
+  /// glibc's mbrtowc (GNU <= 9.10): also accepts the 5- and 6-byte forms and
+  /// values up to 0x7FFFFFFF, and calls any prefix of continuation bytes
+  /// incomplete, even one that can no longer become a character.
+  glibc,
+  /// gnulib's RFC 3629 decoder (GNU >= 9.11): at most U+10FFFF in at most
+  /// four bytes, and a prefix that can no longer become a valid character
+  /// is an encoding error at once.
+  rfc3629,
+};
+
 struct CountOptions {
   Selection selection = Selection::gnu_default();
   Encoding encoding = Encoding::single_byte;
   WordRule word_rule = WordRule::printable_constituents;
+  /// Encoding::utf8 only.
+  Utf8Decoding utf8_decoding = Utf8Decoding::glibc;
   /// U+00A0, U+2007, U+202F and U+2060 separate words unless POSIXLY_CORRECT
   /// is set (GNU wc since 8.31).
   bool nbsp_separates_words = true;

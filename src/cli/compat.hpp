@@ -75,6 +75,12 @@ struct Compat {
     return version >= GnuVersion{9, 7} ? out::quoting_revision::coreutils_9_7
                                        : out::quoting_revision::coreutils_9_1;
   }
+  /// 9.11: UTF-8 is decoded by gnulib's RFC 3629 decoder instead of glibc's
+  /// mbrtowc (coreutils commit 1204b29ba, "Pick up mbrto{c32,wc}
+  /// optimizations on UTF-8 on GLIBC").
+  Utf8Decoding utf8_decoding() const noexcept {
+    return version >= GnuVersion{9, 11} ? Utf8Decoding::rfc3629 : Utf8Decoding::glibc;
+  }
   /// 9.10: write errors are diagnosed after each line, with strerror, and end
   /// the run at once.
   bool diagnoses_write_errors_at_once() const noexcept { return version >= GnuVersion{9, 10}; }

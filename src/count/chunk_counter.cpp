@@ -133,6 +133,7 @@ ChunkCounter::ChunkCounter(const CountOptions &options, const locale::CharClasse
   request_.rule95 = options.word_rule == WordRule::non_space_constituents;
   request_.classes = units_;
   request_.a0_separates = units_->a0_separates();
+  request_.utf8_decoding = options.utf8_decoding;
   decodes_ = kernels::decodes_utf8(request_.plan);
   // Kernels hard-code the C locale's byte classes; a single-byte locale
   // with other classes (Latin-1's isprint, say) gets the table-driven
@@ -223,7 +224,7 @@ ChunkSummary ChunkCounter::merge(const ChunkSummary &first,
   UnitAccumulator acc{};
   std::size_t pos = 0;
   while (pos < size) {
-    const DecodeResult d = decode_utf8(join + pos, size - pos);
+    const DecodeResult d = decode_utf8(join + pos, size - pos, request_.utf8_decoding);
     if (d.status == DecodeStatus::ok) {
       apply_unit(request_.plan, acc, units_->wide(d.code_point));
       ++acc.summary.chars;

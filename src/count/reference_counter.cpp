@@ -97,7 +97,7 @@ void ReferenceCounter::on_encoding_error() noexcept {
 ReferenceCounter::Decoded ReferenceCounter::decode(const std::uint8_t *data,
                                                    std::size_t size) noexcept {
   if (options_.encoding == Encoding::utf8) {
-    const DecodeResult r = decode_utf8(data, size);
+    const DecodeResult r = decode_utf8(data, size, options_.utf8_decoding);
     switch (r.status) {
       case DecodeStatus::ok:
         return {Verdict::ok, r.length, r.code_point};

@@ -5,7 +5,8 @@
 // character at every byte that is not a continuation byte (a valid
 // character spans continuation bytes only, an invalid one advances by one
 // byte), so the carried bytes are those from the last non-continuation byte
-// on, when glibc calls them an incomplete character.
+// on, when the decoder (glibc's or RFC 3629's) calls them an incomplete
+// character.
 #include "count/split_rescan.hpp"
 
 #include <algorithm>
@@ -29,7 +30,8 @@ SplitRescanCorrector::SplitRescanCorrector(const CountOptions &options,
                                            const locale::CharClasses &classes) noexcept
     : classes_(classes),
       word_rule_(options.word_rule),
-      nbsp_separates_(options.nbsp_separates_words) {}
+      nbsp_separates_(options.nbsp_separates_words),
+      decoding_(options.utf8_decoding) {}
 
 bool SplitRescanCorrector::is_separator_unit(std::uint64_t at, bool at_end, bool after_error,
                                              bool &decided) const noexcept {
@@ -48,7 +50,7 @@ bool SplitRescanCorrector::is_separator_unit(std::uint64_t at, bool at_end, bool
   std::uint8_t bytes[8];
   const std::size_t size = std::min<std::size_t>(available, sizeof bytes);
   for (std::size_t i = 0; i < size; ++i) bytes[i] = byte_at(at + i);
-  const DecodeResult unit = decode_utf8(bytes, size);
+  const DecodeResult unit = decode_utf8(bytes, size, decoding_);
   if (unit.status == DecodeStatus::incomplete && !at_end) {
     decided = false;
     return false;
@@ -71,7 +73,7 @@ void SplitRescanCorrector::resolve(bool at_end, bool after_error) noexcept {
     const auto available = static_cast<std::size_t>(end_ - start);
     const std::size_t size = std::min<std::size_t>(available, sizeof bytes);
     for (std::size_t k = 0; k < size; ++k) bytes[k] = byte_at(start + k);
-    const DecodeResult split = decode_utf8(bytes, size);
+    const DecodeResult split = decode_utf8(bytes, size, decoding_);
     bool decided = true;
     if (split.status == DecodeStatus::incomplete) {
       // Still cut (several short reads), or cut by end of input, where GNU
@@ -139,7 +141,7 @@ void SplitRescanCorrector::on_read(std::span<const std::uint8_t> bytes) noexcept
     std::uint8_t prefix[max_carry];
     const auto size = static_cast<std::size_t>(end_ - p);
     for (std::size_t k = 0; k < size; ++k) prefix[k] = byte_at(p + k);
-    if (decode_utf8(prefix, size).status == DecodeStatus::incomplete) {
+    if (decode_utf8(prefix, size, decoding_).status == DecodeStatus::incomplete) {
       carried_ = size;
       // Several short reads can cut one character more than once.
       if (pending_count_ == 0 || pending_[pending_count_ - 1] != p) pending_[pending_count_++] = p;

@@ -60,6 +60,7 @@ class SplitRescanCorrector {
   const locale::CharClasses &classes_;
   WordRule word_rule_;
   bool nbsp_separates_;
+  Utf8Decoding decoding_;
 
   /// A contiguous suffix of the stream: the last bytes, and everything from
   /// the start of the oldest undecided split character.

@@ -101,8 +101,8 @@ struct Config {
   std::string name;
 };
 
-/// Both locales, both word rules, the no-break-space rule on and off, each
-/// plan, each kernel this machine runs.
+/// Both locales, both word rules, the no-break-space rule on and off, both
+/// UTF-8 decoders, each plan, each kernel this machine runs.
 std::vector<Config> all_configs() {
   std::vector<Config> out;
   for (const Encoding encoding : {Encoding::single_byte, Encoding::utf8})
@@ -124,6 +124,11 @@ std::vector<Config> all_configs() {
                     (selection.max_line_length ? "1" : "0");
             name += std::string(" ") + fastwc::count::kernel_id_name(kernel);
             out.push_back({o, kernel, name});
+            // GNU 9.11+ (9.5 rules) decodes UTF-8 with RFC 3629's rules.
+            if (encoding == Encoding::utf8 && rule == WordRule::non_space_constituents) {
+              o.utf8_decoding = fastwc::Utf8Decoding::rfc3629;
+              out.push_back({o, kernel, name + " rfc3629"});
+            }
           }
   return out;
 }
@@ -132,15 +137,57 @@ std::vector<Config> all_configs() {
 /// glibc-only, overlong, surrogate, truncated), runs of continuation bytes,
 /// word classes of each kind, tabs and line ends of each kind.
 constexpr std::string_view fragments[] = {
-    "a",        "word",      " ",        "  ",       "\t",       "\n",       "\r",
-    "\r\n",     "\f",        "\v",       "\001",     "\0"sv,     "\177",     "12345678\t",
-    "\303\251", "\302\240",  "\302\205", "\342\200\207", "\342\200\257", "\342\201\240",
-    "\342\200\203", "\343\200\200", "\342\200\250", "\342\200\213", "\344\270\255",
-    "\360\237\230\200",      "\314\201", "\315\270", "\357\277\277", "\364\220\200\200",
-    "\370\210\200\200\200",  "\375\277\277\277\277\277", "\374\200\200\200\200\200",
-    "\300\200", "\340\200\200", "\355\240\200", "\360\200\200\200", "\344\270",
-    "\360\237\230", "\200",  "\277\277", "\200\200\200\200\200\200\200", "\376", "\377",
-    "\370\210", "\375\277\277\277\277",
+    "a",
+    "word",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r",
+    "\r\n",
+    "\f",
+    "\v",
+    "\001",
+    "\0"sv,
+    "\177",
+    "12345678\t",
+    "\303\251",
+    "\302\240",
+    "\302\205",
+    "\342\200\207",
+    "\342\200\257",
+    "\342\201\240",
+    "\342\200\203",
+    "\343\200\200",
+    "\342\200\250",
+    "\342\200\213",
+    "\344\270\255",
+    "\360\237\230\200",
+    "\314\201",
+    "\315\270",
+    "\357\277\277",
+    "\364\220\200\200",
+    "\370\210\200\200\200",
+    "\375\277\277\277\277\277",
+    "\374\200\200\200\200\200",
+    "\300\200",
+    "\340\200\200",
+    "\355\240\200",
+    "\360\200\200\200",
+    "\344\270",
+    "\360\237\230",
+    "\200",
+    "\277\277",
+    "\200\200\200\200\200\200\200",
+    "\376",
+    "\377",
+    "\370\210",
+    "\375\277\277\277\277",
+    "\364\217\277\277",
+    "\365\200\200\200",
+    "\364\220",
+    "\340\240",
+    "\355\237\277",
 };
 
 std::string random_small_input(std::mt19937 &rng) {

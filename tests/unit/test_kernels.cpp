@@ -62,8 +62,14 @@ std::vector<Case> all_cases() {
       REQUIRE((utf8 || classes.bytes_match_c_locale()));
       Request r{plan, rule == WordRule::non_space_constituents, true, classes.a0_separates(),
                 &classes};
-      out.push_back({r, "plan " + std::to_string(static_cast<int>(plan)) +
-                            (r.rule95 ? " 9.5" : " 9.1") + (nbsp ? " nbsp" : "")});
+      const std::string name = "plan " + std::to_string(static_cast<int>(plan)) +
+                               (r.rule95 ? " 9.5" : " 9.1") + (nbsp ? " nbsp" : "");
+      out.push_back({r, name});
+      // GNU 9.11+ (which has the 9.5 rule) decodes with RFC 3629's rules.
+      if (utf8 && r.rule95) {
+        r.utf8_decoding = fastwc::Utf8Decoding::rfc3629;
+        out.push_back({r, name + " rfc3629"});
+      }
       }
   return out;
 }
@@ -136,9 +142,23 @@ std::string make(Style style, std::size_t size, std::mt19937 &rng) {
   static constexpr std::string_view intl[] = {"é",  "Ж",     "中",  "😀",   "\u00a0", "\u2028",
                                               "\u3000", "\u0378", "\u200b", "a", " ", "\n",
                                               "\t", "\u0301", "\uffff"};
-  static constexpr std::string_view bad[] = {"\377", "\200", "\344\270", "\300\200", "\355\240\200",
-                                             "\364\220\200\200", "\370\210\200\200\200", "a",
-                                             "\375\277\277\277\277\277", "b ", "\360\237\230"};
+  static constexpr std::string_view bad[] = {"\377",
+                                             "\200",
+                                             "\344\270",
+                                             "\300\200",
+                                             "\355\240\200",
+                                             "\364\220\200\200",
+                                             "\370\210\200\200\200",
+                                             "a",
+                                             "\375\277\277\277\277\277",
+                                             "b ",
+                                             "\360\237\230",
+                                             "\364\217\277\277",
+                                             "\365\200\200\200",
+                                             "\364\220",
+                                             "\367\277\277\277",
+                                             "\340\200",
+                                             "\360\200\200"};
   while (s.size() < size) {
     switch (style) {
       case Style::newlines: s += '\n'; break;

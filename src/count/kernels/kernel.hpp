@@ -18,6 +18,7 @@
 
 #include "count/kernel_config.hpp"
 #include "count/summary_ops.hpp"
+#include "fastwc/options.hpp"
 
 #if FASTWC_KERNELS_X86
 #include <xsimd/xsimd.hpp>
@@ -58,6 +59,8 @@ struct Request {
   bool a0_separates;
   /// Unit properties for the scalar paths; never null.
   const UnitClasses *classes;
+  /// UTF-8 plans: glibc's decoder or RFC 3629's (CountOptions::utf8_decoding).
+  Utf8Decoding utf8_decoding = Utf8Decoding::glibc;
 };
 
 struct BodyResult {
@@ -83,7 +86,7 @@ struct SpanEnd {
   bool tail;        ///< the bytes from pos to the end are an incomplete sequence
 };
 
-/// The exact UTF-8 path: decodes units with glibc's rules from data[pos]
+/// The exact UTF-8 path: decodes units with request.utf8_decoding's rules from data[pos]
 /// (a unit boundary) until a unit ends at or after `limit`, or an
 /// incomplete sequence reaches data[size - 1], adding them to acc as the
 /// UTF-8 plan in request.plan asks. Compiled with baseline flags; SIMD

@@ -19,8 +19,8 @@
 //    nibble-lookup validator (Keiser and Lemire's algorithm): its units are
 //    exactly glibc's, since glibc accepts every standard sequence;
 //  - anything else (errors, glibc's 5- and 6-byte forms, values above
-//    U+10FFFF): exact_units finds glibc's units with masks, because they are
-//    local (see there).
+//    U+10FFFF): exact_units finds the decoder's units (glibc's, or RFC
+//    3629's for GNU 9.11+) with masks, because they are local (see there).
 // A character cut by the block's end is left for the next block, which
 // starts at its lead byte. Multibyte characters get their word class and
 // width from their lead byte when all characters with that lead agree
@@ -332,17 +332,24 @@ struct SimdKernel {
     return {~high, high & ~cont_bits(b), 0, complete_length(q)};
   }
 
-  /// Any block, with glibc's exact verdicts; q[64..68] must be readable.
+  /// Any block, with the exact verdicts of glibc's decoder, or of RFC 3629's
+  /// when `rfc3629`; q[64..68] must be readable.
   ///
-  /// glibc's decoder skips one byte per error and every valid sequence is a
-  /// lead byte followed by continuation bytes only, so no valid sequence can
-  /// start inside another: the decoder reaches every position where a valid
-  /// sequence starts, and accepts it. Units are therefore local: a valid
-  /// lead (its length's continuation bytes follow, not overlong, not a
-  /// surrogate), the continuation bytes it covers, and every other byte an
-  /// error. Five bytes of lookahead decide the leads near the block's end.
+  /// Both decoders skip one byte per error (wc's p++) and every valid
+  /// sequence is a lead byte followed by continuation bytes only, so no
+  /// valid sequence can start inside another: the decoder reaches every
+  /// position where a valid sequence starts, and accepts it. Units are
+  /// therefore local: a valid lead (its length's continuation bytes follow,
+  /// not overlong, not a surrogate, and for RFC 3629 at most F4 8F), the
+  /// continuation bytes it covers, and every other byte an error. Five
+  /// bytes of lookahead decide the leads near the block's end.
   template <bool Invalid>
-  static Units exact_units(const Block &b, const std::uint8_t *q) noexcept {
+  static Units exact_units(const Block &b, const std::uint8_t *q, bool rfc3629) noexcept {
+    // RFC 3629 refuses the leads F5..FD and F4 90..BF; glibc only FE, FF.
+    // (A test that fails a byte that is no lead changes nothing: only
+    // need1 bytes can be leads. So 00 stands for "no F4 rule".)
+    const B first_bad_lead(rfc3629 ? 0xF5 : 0xFE);
+    const B capped_lead(rfc3629 ? 0xF4 : 0x00);
     const Block next[5] = {load(q + 1), load(q + 2), load(q + 3), load(q + 4), load(q + 5)};
     std::uint64_t lead = 0;
     std::uint64_t longer[4] = {0, 0, 0, 0};  // leads of 3, 4, 5 and 6 bytes
@@ -362,10 +369,10 @@ struct SimdKernel {
                (need5 & !cont(next[4].v[l]));
       // Leads that never start a character: C0, C1 (always overlong), FE,
       // FF; overlong forms and surrogates, decided by the second byte.
-      fail = fail | ((v & B(0xFE)) == B(0xC0)) | Isa::le(B(0xFE), v) |
-             ((v == B(0xE0)) & Isa::le(n1, B(0x9F))) | ((v == B(0xED)) & Isa::le(B(0xA0), n1)) |
-             ((v == B(0xF0)) & Isa::le(n1, B(0x8F))) | ((v == B(0xF8)) & Isa::le(n1, B(0x87))) |
-             ((v == B(0xFC)) & Isa::le(n1, B(0x83)));
+      fail = fail | ((v & B(0xFE)) == B(0xC0)) | Isa::le(first_bad_lead, v) |
+             ((v == capped_lead) & Isa::le(B(0x90), n1)) | ((v == B(0xE0)) & Isa::le(n1, B(0x9F))) |
+             ((v == B(0xED)) & Isa::le(B(0xA0), n1)) | ((v == B(0xF0)) & Isa::le(n1, B(0x8F))) |
+             ((v == B(0xF8)) & Isa::le(n1, B(0x87))) | ((v == B(0xFC)) & Isa::le(n1, B(0x83)));
       const M ok = need1 & !fail;
       const unsigned shift = static_cast<unsigned>(l * width);
       lead |= Isa::bits(ok) << shift;
@@ -829,6 +836,7 @@ struct SimdKernel {
       tables = lead_tables(request.classes->lead_planes());
       clear(cache);
     }
+    const bool rfc3629 = request.utf8_decoding == Utf8Decoding::rfc3629;
     std::size_t pos = 0;
     // Every block needs five bytes of lookahead for exact_units.
     while (pos + 64 + 5 <= n) {
@@ -844,9 +852,10 @@ struct SimdKernel {
       __builtin_prefetch(q + 1024);
       Units u{};
       if constexpr (Isa::has_shuffle)
-        u = valid_utf8(check, b) ? valid_units(b, q) : exact_units<Words || Width>(b, q);
+        u = valid_utf8(check, b) ? valid_units(b, q)
+                                 : exact_units < Words || Width > (b, q, rfc3629);
       else
-        u = exact_units<Words || Width>(b, q);
+        u = exact_units < Words || Width > (b, q, rfc3629);
       utf8_block<Rule95, Words, Width>(request, acc, b, u, q, tables, cache);
       pos += u.end;
     }

@@ -32,8 +32,9 @@ void bytes_plan(const UnitClasses &classes, const std::uint8_t *data, std::size_
 }
 
 template <bool Words, bool Width>
-SpanEnd utf8_units(const UnitClasses &classes, const std::uint8_t *data, std::size_t pos,
-                   std::size_t limit, std::size_t size, UnitAccumulator &acc) noexcept {
+SpanEnd utf8_units(const UnitClasses &classes, Utf8Decoding decoding, const std::uint8_t *data,
+                   std::size_t pos, std::size_t limit, std::size_t size,
+                   UnitAccumulator &acc) noexcept {
   std::uint64_t chars = 0;
   SpanEnd end{pos, false};
   while (end.pos < limit) {
@@ -46,7 +47,7 @@ SpanEnd utf8_units(const UnitClasses &classes, const std::uint8_t *data, std::si
       ++end.pos;
       continue;
     }
-    const DecodeResult r = decode_utf8(data + end.pos, size - end.pos);
+    const DecodeResult r = decode_utf8(data + end.pos, size - end.pos, decoding);
     if (r.status == DecodeStatus::ok) {
       if constexpr (Words || Width) apply<Words, Width>(acc, classes.wide(r.code_point));
       ++chars;
@@ -72,13 +73,13 @@ SpanEnd utf8_span(const Request &request, const std::uint8_t *data, std::size_t 
   const UnitClasses &classes = *request.classes;
   switch (request.plan) {
     case Plan::utf8_words:
-      return utf8_units<true, false>(classes, data, pos, limit, size, acc);
+      return utf8_units<true, false>(classes, request.utf8_decoding, data, pos, limit, size, acc);
     case Plan::utf8_width:
-      return utf8_units<false, true>(classes, data, pos, limit, size, acc);
+      return utf8_units<false, true>(classes, request.utf8_decoding, data, pos, limit, size, acc);
     case Plan::utf8_words_width:
-      return utf8_units<true, true>(classes, data, pos, limit, size, acc);
+      return utf8_units<true, true>(classes, request.utf8_decoding, data, pos, limit, size, acc);
     default:
-      return utf8_units<false, false>(classes, data, pos, limit, size, acc);
+      return utf8_units<false, false>(classes, request.utf8_decoding, data, pos, limit, size, acc);
   }
 }
 
