@@ -190,7 +190,7 @@ EOF
 # into a private LOCPATH when the locales package's sources are there.
 locpath=
 setup_locales() {
-  local dir=$cache/locales spec name
+  local dir=$cache/locales spec src charmap name
   command -v localedef >/dev/null && [[ -d /usr/share/i18n/locales ]] || return 0
   mkdir -p "$dir"
   for spec in en_US:UTF-8:en_US.utf8 en_US:ISO-8859-1:en_US.iso88591 ru_RU:KOI8-R:ru_RU.koi8r; do
@@ -227,7 +227,7 @@ failed_names=()
 
 # run_tree LABEL SRCDIR: runs the wc tests of one unpacked coreutils tree.
 run_tree() {
-  local label=$1 src=$2 version work t log rc reason status progs list keep_log
+  local label=$1 src=$2 version work t p log rc reason status progs list keep_log
   if [[ -f $src/.tarball-version ]]; then
     version=$(<"$src/.tarball-version")
   else
