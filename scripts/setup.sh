@@ -82,8 +82,10 @@ packages=(g++ meson ninja-build pkg-config python3 libtbb-dev liburing-dev libxs
 if $run_tests; then
   # groff-base provides groff and the man macros for the man page check;
   # clang and libclang-rt-14-dev (libFuzzer, only recommended by clang, so
-  # not pulled in by --no-install-recommends) build the fuzz targets.
-  packages+=(doctest-dev cmake groff-base clang libclang-rt-14-dev)
+  # not pulled in by --no-install-recommends) build the fuzz targets;
+  # dpkg-dev (dpkg-source) unpacks the coreutils sources whose wc tests the
+  # gnu suite runs, and locales has the sources of the locales they use.
+  packages+=(doctest-dev cmake groff-base clang libclang-rt-14-dev dpkg-dev locales)
 fi
 
 missing=()

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The --help and --version texts. The option list mirrors GNU wc's, in the
-// version being matched (--total appears from 9.2 on), plus fastwc's
-// environment.
+// version being matched (--debug appears from 9.0 on, --total from 9.2),
+// plus fastwc's environment.
 #include "cli/usage.hpp"
 
 #include <cstdio>
@@ -41,8 +41,10 @@ int print_help(const Compat &compat) {
         "                           WHEN can be: auto, always, only, never\n",
         stdout);
   }
+  if (compat.has_debug_option()) {
+    std::fputs("      --debug            report the counting method on standard error\n", stdout);
+  }
   std::fputs(
-      "      --debug            report the counting method on standard error\n"
       "      --help             display this help and exit\n"
       "      --version          output version information and exit\n"
       "\n"
