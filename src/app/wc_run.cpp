@@ -111,6 +111,7 @@ class WcRun {
                                            std::vector<input::InputStatus> &statuses,
                                            unsigned threads);
   bool bytes_only() const;
+  bool uses_lines_loop() const;
   void print_debug_line();
   void print_total(std::size_t names);
 
@@ -133,12 +134,18 @@ bool WcRun::bytes_only() const {
          !s.words && !s.max_line_length;
 }
 
+/// GNU counts in its line loop (wc_lines) when lines are asked for and
+/// neither words, line lengths nor decoded characters are.
+bool WcRun::uses_lines_loop() const {
+  const Selection &s = config_.selection;
+  bool chars_need_decoding = s.chars && options_.encoding != Encoding::single_byte;
+  return s.lines && !s.words && !s.max_line_length && !chars_need_decoding;
+}
+
 /// --debug: GNU names its line-counting loop when an input is counted by
 /// it: 9.1 for every such input, 9.5+ for the first only.
 void WcRun::print_debug_line() {
-  const Selection &s = config_.selection;
-  bool chars_need_decoding = s.chars && options_.encoding != Encoding::single_byte;
-  if (!config_.debug || !s.lines || s.words || s.max_line_length || chars_need_decoding) return;
+  if (!config_.debug || !uses_lines_loop()) return;
   if (compat_.reports_hardware_once() && hardware_line_printed_) return;
   hardware_line_printed_ = true;
   // GNU asks __builtin_cpu_supports (gnulib's cpu_supports from 9.8, which
@@ -193,6 +200,10 @@ InputCounts WcRun::measure(int fd, input::InputStatus &status, off_t offset) con
     CountResult result = count_fd(fd, options_, config_.read, &measured.stats);
     counts = result.counts;
     measured.read_error = result.error;
+  }
+  if (measured.read_error != 0 && uses_lines_loop() &&
+      compat_.lines_loop_drops_counts_on_read_error()) {
+    counts = Counts{};
   }
   if (options_.encoding == Encoding::single_byte) counts.chars = counts.bytes;
   return measured;
@@ -333,6 +344,10 @@ void WcRun::print_total(std::size_t names) {
   Counts total = totals_.counts;
   if (compat_.saturates_totals()) {
     // GNU 9.3+: a total that overflowed is shown saturated and diagnosed.
+    // GNU checks every sum it kept, printed or not, and every one of its
+    // loops counts bytes: -m in a single-byte locale (chars = bytes) reports
+    // "total bytes" too. Its unprinted line, word and character sums can only
+    // overflow after reading 16 EiB, so only the printed ones are checked.
     constexpr auto saturated = std::numeric_limits<std::uint64_t>::max();
     const Selection &s = config_.selection;
     struct Check {
@@ -340,10 +355,11 @@ void WcRun::print_total(std::size_t names) {
       std::uint64_t *value;
       const char *what;
     };
-    for (const Check &check : {Check{totals_.lines_overflowed && s.lines, &total.lines, "total lines"},
-                               Check{totals_.words_overflowed && s.words, &total.words, "total words"},
-                               Check{totals_.chars_overflowed && s.chars, &total.chars, "total characters"},
-                               Check{totals_.bytes_overflowed && s.bytes, &total.bytes, "total bytes"}}) {
+    for (const Check &check :
+         {Check{totals_.lines_overflowed && s.lines, &total.lines, "total lines"},
+          Check{totals_.words_overflowed && s.words, &total.words, "total words"},
+          Check{totals_.chars_overflowed && s.chars, &total.chars, "total characters"},
+          Check{totals_.bytes_overflowed, &total.bytes, "total bytes"}}) {
       if (!check.overflowed) continue;
       *check.value = saturated;
       out::report(EOVERFLOW, out::translate(check.what));

@@ -78,6 +78,12 @@ struct Compat {
   /// 9.10: write errors are diagnosed after each line, with strerror, and end
   /// the run at once.
   bool diagnoses_write_errors_at_once() const noexcept { return version >= GnuVersion{9, 10}; }
+  /// 9.0 to 9.4: wc_lines (the loop of -l and -lc) returns on a read error
+  /// before storing its counts, so the input's lines and bytes print as 0.
+  /// 8.x's inline loop and 9.5's rewritten wc_lines keep the partial counts.
+  bool lines_loop_drops_counts_on_read_error() const noexcept {
+    return version >= GnuVersion{9, 0} && version < GnuVersion{9, 5};
+  }
 };
 
 /// Parses "8.30", "9.1", "9.10", ... Returns nothing for malformed versions
