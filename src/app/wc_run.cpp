@@ -111,6 +111,7 @@ class WcRun {
                                            std::vector<input::InputStatus> &statuses,
                                            unsigned threads);
   bool bytes_only() const;
+  void report_failure(int errnum, const char *name);
   bool uses_lines_loop() const;
   void print_debug_line();
   void print_total(std::size_t names);
@@ -123,7 +124,15 @@ class WcRun {
   bool have_read_stdin_ = false;
   bool exit_failure_ = false;
   bool hardware_line_printed_ = false;
+  int last_failure_errno_ = 0;  // errno of the last input that failed
 };
+
+/// GNU error(0, errno, "%s", quotef(name)) for an input that failed; GNU's
+/// errno stays as that failure left it.
+void WcRun::report_failure(int errnum, const char *name) {
+  last_failure_errno_ = errnum;
+  out::report(errnum, out::quote_file_name_for_diagnostic(name));
+}
 
 /// GNU counts only bytes (and takes the st_size shortcut) when nothing but
 /// -c is asked for, or -c/-m in a locale where characters are bytes.
@@ -215,11 +224,11 @@ bool WcRun::report(const char *name, const InputCounts &measured) {
   const int read_error = measured.read_error;
   bool ok = read_error == 0;
   bool error_after_line = compat_.reports_read_error_after_counts();
-  if (!ok && !error_after_line) out::report(read_error, out::quote_file_name_for_diagnostic(diagnostic_name));
+  if (!ok && !error_after_line) report_failure(read_error, diagnostic_name);
   if (config_.total_mode != cli::TotalMode::only) {
     out::write_line(out::format_count_line(measured.counts, config_.selection, width_, name));
   }
-  if (!ok && error_after_line) out::report(read_error, out::quote_file_name_for_diagnostic(diagnostic_name));
+  if (!ok && error_after_line) report_failure(read_error, diagnostic_name);
   if (config_.debug || config_.stats) {
     report_reading(out::quote_file_name_for_diagnostic(diagnostic_name), measured.stats,
                    config_.debug, config_.stats);
@@ -243,12 +252,12 @@ bool WcRun::count_name(const char *name, input::InputStatus &status) {
   }
   int fd = open(name, O_RDONLY);
   if (fd < 0) {
-    out::report(errno, out::quote_file_name_for_diagnostic(name));
+    report_failure(errno, name);
     return false;
   }
   bool ok = count_open_input(fd, name, status, 0);
   if (close(fd) != 0) {
-    out::report(errno, out::quote_file_name_for_diagnostic(name));
+    report_failure(errno, name);
     return false;
   }
   return ok;
@@ -275,13 +284,13 @@ bool WcRun::count_name_ahead(const char *name, input::InputStatus &status,
 /// Prints what count_name_ahead() found, exactly as count_name() would have.
 bool WcRun::report_ahead(const char *name, const FileOutcome &outcome) {
   if (outcome.open_error != 0) {
-    out::report(outcome.open_error, out::quote_file_name_for_diagnostic(name));
+    report_failure(outcome.open_error, name);
     return false;
   }
   print_debug_line();
   bool ok = report(name, outcome.input);
   if (outcome.close_error != 0) {
-    out::report(outcome.close_error, out::quote_file_name_for_diagnostic(name));
+    report_failure(outcome.close_error, name);
     return false;
   }
   return ok;
@@ -404,8 +413,14 @@ int WcRun::run() {
     auto next = list->next(name);
     if (next == input::InputList::Next::end) break;
     if (next == input::InputList::Next::read_error) {
-      out::report(errno, out::format_message(out::translate("%s: read error"),
-                                             {out::quote_file_name_for_diagnostic(*config_.files0_from)}));
+      // GNU reports errno as it is: the failed read's, unless the last name
+      // came with that read and failing to count it changed errno since.
+      const int errnum = list->read_error_came_with_last_name() && last_failure_errno_ != 0
+                             ? last_failure_errno_
+                             : list->read_errno();
+      out::report(errnum,
+                  out::format_message(out::translate("%s: read error"),
+                                      {out::quote_file_name_for_diagnostic(*config_.files0_from)}));
       ok = false;
       break;
     }
@@ -429,6 +444,7 @@ int WcRun::run() {
       skip = true;
     }
     const FileOutcome *ahead = fanout ? fanout->take(index) : nullptr;
+    last_failure_errno_ = 0;
     if (skip) {
       ok = false;
     } else if (ahead != nullptr) {
