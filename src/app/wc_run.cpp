@@ -302,6 +302,16 @@ unsigned WcRun::usable_threads() const {
   return std::min(jobs, fanout_max_threads);
 }
 
+/// Whether reading the input may wait for another process (standard input,
+/// a FIFO, a terminal, any device), which may meanwhile change the files
+/// after it: GNU opens those only after that input is done, so nothing after
+/// it is counted ahead. Regular files, directories and names that cannot be
+/// stat'ed are read without waiting on anyone.
+bool may_wait_for_another_process(const char *name, const input::InputStatus &status) {
+  if (name == nullptr || *name == '\0' || status.failed != 0) return false;
+  return !S_ISREG(status.st.st_mode) && !S_ISDIR(status.st.st_mode);
+}
+
 std::unique_ptr<FileFanout> WcRun::start_fanout(const std::vector<const char *> &names,
                                                 std::vector<input::InputStatus> &statuses,
                                                 unsigned threads) {
@@ -316,10 +326,12 @@ std::unique_ptr<FileFanout> WcRun::start_fanout(const std::vector<const char *> 
   // /proc and /sys files, whose contents may depend on when and from which
   // thread they are read.
   std::vector<const char *> eligible(names.size(), nullptr);
+  std::vector<std::size_t> barriers;
   std::size_t count = 0;
   for (std::size_t i = 0; i < names.size(); ++i) {
     const input::InputStatus &status = statuses[i];
     const char *name = names[i];
+    if (may_wait_for_another_process(name, status)) barriers.push_back(i);
     if (name == nullptr || *name == '\0' || std::strcmp(name, "-") == 0 || status.failed != 0)
       continue;
     if (!S_ISREG(status.st.st_mode) || status.st.st_size <= 0 ||
@@ -335,7 +347,8 @@ std::unique_ptr<FileFanout> WcRun::start_fanout(const std::vector<const char *> 
       [this, eligible = std::move(eligible), &statuses](std::size_t index, FileOutcome &outcome) {
         return eligible[index] != nullptr &&
                count_name_ahead(eligible[index], statuses[index], outcome);
-      });
+      },
+      std::move(barriers));
   // A fatal write error (GNU >= 9.10) exits from deep in out::write_line:
   // the helpers must be stopped before exit() tears down what they use.
   g_active_fanout = fanout.get();
