@@ -194,6 +194,25 @@ rc=0"
   fi
 fi
 
+# --- a catalog that reorders the arguments (%2$s before %1$s) -------------
+if ! localedef -i zh_CN -f UTF-8 "$work/locales/zh_CN.UTF-8" >/dev/null 2>&1; then
+  skip positional-arguments "localedef cannot compile zh_CN.UTF-8"
+elif ! command -v gettext >/dev/null; then
+  skip positional-arguments "no gettext(1) to read the system's catalog"
+else
+  zh() { LOCPATH="$work/locales" LC_ALL=zh_CN.UTF-8 gettext -d coreutils "$1"; }
+  invalid=$(zh 'invalid argument %s for %s')
+  if [[ $invalid != *'%2$s'*'%1$s'* ]]; then
+    skip positional-arguments "the system's zh_CN catalog does not reorder this message"
+  else
+    open=$(zh '`') close=$(zh "'")
+    message=${invalid/\%1\$s/$open\x$close}
+    message=${message/\%2\$s/$open--total$close}
+    expect positional-arguments-9.12 9.12 "LANG=zh_CN.UTF-8 wc --total=x f 2>&1 | head -n 1" "wc: $message
+rc=0"
+  fi
+fi
+
 echo "$passed passed, $failed failed, $skipped skipped"
 ((failed > 0)) && exit 1
 ((passed == 0)) && exit 77
