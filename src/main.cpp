@@ -24,6 +24,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   out::set_default_quoting_revision(compat->quoting_revision());
+  out::set_gnulib_messages(compat->gnulib_text_domain(), compat->quotes_gb18030_specially());
   out::prepare_stdout(compat->diagnoses_write_errors_at_once());
 
   auto parsed = cli::parse_args(argc, argv, *compat);

@@ -112,6 +112,8 @@ class WcRun {
                                            std::vector<input::InputStatus> &statuses,
                                            unsigned threads);
   bool bytes_only() const;
+  void report_failure(int errnum, const char *name);
+  bool uses_lines_loop() const;
   void print_debug_line();
   void print_total(std::size_t names);
 
@@ -123,7 +125,15 @@ class WcRun {
   bool have_read_stdin_ = false;
   bool exit_failure_ = false;
   bool hardware_line_printed_ = false;
+  int last_failure_errno_ = 0;  // errno of the last input that failed
 };
+
+/// GNU error(0, errno, "%s", quotef(name)) for an input that failed; GNU's
+/// errno stays as that failure left it.
+void WcRun::report_failure(int errnum, const char *name) {
+  last_failure_errno_ = errnum;
+  out::report(errnum, out::quote_file_name_for_diagnostic(name));
+}
 
 /// GNU counts only bytes (and takes the st_size shortcut) when nothing but
 /// -c is asked for, or -c/-m in a locale where characters are bytes.
@@ -134,12 +144,18 @@ bool WcRun::bytes_only() const {
          !s.words && !s.max_line_length;
 }
 
+/// GNU counts in its line loop (wc_lines) when lines are asked for and
+/// neither words, line lengths nor decoded characters are.
+bool WcRun::uses_lines_loop() const {
+  const Selection &s = config_.selection;
+  bool chars_need_decoding = s.chars && options_.encoding != Encoding::single_byte;
+  return s.lines && !s.words && !s.max_line_length && !chars_need_decoding;
+}
+
 /// --debug: GNU names its line-counting loop when an input is counted by
 /// it: 9.1 for every such input, 9.5+ for the first only.
 void WcRun::print_debug_line() {
-  const Selection &s = config_.selection;
-  bool chars_need_decoding = s.chars && options_.encoding != Encoding::single_byte;
-  if (!config_.debug || !s.lines || s.words || s.max_line_length || chars_need_decoding) return;
+  if (!config_.debug || !uses_lines_loop()) return;
   if (compat_.reports_hardware_once() && hardware_line_printed_) return;
   hardware_line_printed_ = true;
   // GNU asks __builtin_cpu_supports (gnulib's cpu_supports from 9.8, which
@@ -195,6 +211,10 @@ InputCounts WcRun::measure(int fd, input::InputStatus &status, off_t offset) con
     counts = result.counts;
     measured.read_error = result.error;
   }
+  if (measured.read_error != 0 && uses_lines_loop() &&
+      compat_.lines_loop_drops_counts_on_read_error()) {
+    counts = Counts{};
+  }
   if (options_.encoding == Encoding::single_byte) counts.chars = counts.bytes;
   return measured;
 }
@@ -205,11 +225,11 @@ bool WcRun::report(const char *name, const InputCounts &measured) {
   const int read_error = measured.read_error;
   bool ok = read_error == 0;
   bool error_after_line = compat_.reports_read_error_after_counts();
-  if (!ok && !error_after_line) out::report(read_error, out::quote_file_name_for_diagnostic(diagnostic_name));
+  if (!ok && !error_after_line) report_failure(read_error, diagnostic_name);
   if (config_.total_mode != cli::TotalMode::only) {
     out::write_line(out::format_count_line(measured.counts, config_.selection, width_, name));
   }
-  if (!ok && error_after_line) out::report(read_error, out::quote_file_name_for_diagnostic(diagnostic_name));
+  if (!ok && error_after_line) report_failure(read_error, diagnostic_name);
   if (config_.debug || config_.stats) {
     report_reading(out::quote_file_name_for_diagnostic(diagnostic_name), measured.stats,
                    config_.debug, config_.stats);
@@ -233,12 +253,12 @@ bool WcRun::count_name(const char *name, input::InputStatus &status) {
   }
   int fd = open(name, O_RDONLY);
   if (fd < 0) {
-    out::report(errno, out::quote_file_name_for_diagnostic(name));
+    report_failure(errno, name);
     return false;
   }
   bool ok = count_open_input(fd, name, status, 0);
   if (close(fd) != 0) {
-    out::report(errno, out::quote_file_name_for_diagnostic(name));
+    report_failure(errno, name);
     return false;
   }
   return ok;
@@ -265,13 +285,13 @@ bool WcRun::count_name_ahead(const char *name, input::InputStatus &status,
 /// Prints what count_name_ahead() found, exactly as count_name() would have.
 bool WcRun::report_ahead(const char *name, const FileOutcome &outcome) {
   if (outcome.open_error != 0) {
-    out::report(outcome.open_error, out::quote_file_name_for_diagnostic(name));
+    report_failure(outcome.open_error, name);
     return false;
   }
   print_debug_line();
   bool ok = report(name, outcome.input);
   if (outcome.close_error != 0) {
-    out::report(outcome.close_error, out::quote_file_name_for_diagnostic(name));
+    report_failure(outcome.close_error, name);
     return false;
   }
   return ok;
@@ -281,6 +301,16 @@ bool WcRun::report_ahead(const char *name, const FileOutcome &outcome) {
 unsigned WcRun::usable_threads() const {
   const unsigned jobs = config_.read.jobs != 0 ? config_.read.jobs : pipeline::usable_cpus();
   return std::min(jobs, fanout_max_threads);
+}
+
+/// Whether reading the input may wait for another process (standard input,
+/// a FIFO, a terminal, any device), which may meanwhile change the files
+/// after it: GNU opens those only after that input is done, so nothing after
+/// it is counted ahead. Regular files, directories and names that cannot be
+/// stat'ed are read without waiting on anyone.
+bool may_wait_for_another_process(const char *name, const input::InputStatus &status) {
+  if (name == nullptr || *name == '\0' || status.failed != 0) return false;
+  return !S_ISREG(status.st.st_mode) && !S_ISDIR(status.st.st_mode);
 }
 
 std::unique_ptr<FileFanout> WcRun::start_fanout(const std::vector<const char *> &names,
@@ -297,10 +327,12 @@ std::unique_ptr<FileFanout> WcRun::start_fanout(const std::vector<const char *> 
   // /proc and /sys files, whose contents may depend on when and from which
   // thread they are read.
   std::vector<const char *> eligible(names.size(), nullptr);
+  std::vector<std::size_t> barriers;
   std::size_t count = 0;
   for (std::size_t i = 0; i < names.size(); ++i) {
     const input::InputStatus &status = statuses[i];
     const char *name = names[i];
+    if (may_wait_for_another_process(name, status)) barriers.push_back(i);
     if (name == nullptr || *name == '\0' || std::strcmp(name, "-") == 0 || status.failed != 0)
       continue;
     if (!S_ISREG(status.st.st_mode) || status.st.st_size <= 0 ||
@@ -316,7 +348,8 @@ std::unique_ptr<FileFanout> WcRun::start_fanout(const std::vector<const char *> 
       [this, eligible = std::move(eligible), &statuses](std::size_t index, FileOutcome &outcome) {
         return eligible[index] != nullptr &&
                count_name_ahead(eligible[index], statuses[index], outcome);
-      });
+      },
+      std::move(barriers));
   // A fatal write error (GNU >= 9.10) exits from deep in out::write_line:
   // the helpers must be stopped before exit() tears down what they use.
   g_active_fanout = fanout.get();
@@ -334,6 +367,10 @@ void WcRun::print_total(std::size_t names) {
   Counts total = totals_.counts;
   if (compat_.saturates_totals()) {
     // GNU 9.3+: a total that overflowed is shown saturated and diagnosed.
+    // GNU checks every sum it kept, printed or not, and every one of its
+    // loops counts bytes: -m in a single-byte locale (chars = bytes) reports
+    // "total bytes" too. Its unprinted line, word and character sums can only
+    // overflow after reading 16 EiB, so only the printed ones are checked.
     constexpr auto saturated = std::numeric_limits<std::uint64_t>::max();
     const Selection &s = config_.selection;
     struct Check {
@@ -341,10 +378,11 @@ void WcRun::print_total(std::size_t names) {
       std::uint64_t *value;
       const char *what;
     };
-    for (const Check &check : {Check{totals_.lines_overflowed && s.lines, &total.lines, "total lines"},
-                               Check{totals_.words_overflowed && s.words, &total.words, "total words"},
-                               Check{totals_.chars_overflowed && s.chars, &total.chars, "total characters"},
-                               Check{totals_.bytes_overflowed && s.bytes, &total.bytes, "total bytes"}}) {
+    for (const Check &check :
+         {Check{totals_.lines_overflowed && s.lines, &total.lines, "total lines"},
+          Check{totals_.words_overflowed && s.words, &total.words, "total words"},
+          Check{totals_.chars_overflowed && s.chars, &total.chars, "total characters"},
+          Check{totals_.bytes_overflowed, &total.bytes, "total bytes"}}) {
       if (!check.overflowed) continue;
       *check.value = saturated;
       out::report(EOVERFLOW, out::translate(check.what));
@@ -389,8 +427,14 @@ int WcRun::run() {
     auto next = list->next(name);
     if (next == input::InputList::Next::end) break;
     if (next == input::InputList::Next::read_error) {
-      out::report(errno, out::format_message(out::translate("%s: read error"),
-                                             {out::quote_file_name_for_diagnostic(*config_.files0_from)}));
+      // GNU reports errno as it is: the failed read's, unless the last name
+      // came with that read and failing to count it changed errno since.
+      const int errnum = list->read_error_came_with_last_name() && last_failure_errno_ != 0
+                             ? last_failure_errno_
+                             : list->read_errno();
+      out::report(errnum,
+                  out::format_message(out::translate("%s: read error"),
+                                      {out::quote_file_name_for_diagnostic(*config_.files0_from)}));
       ok = false;
       break;
     }
@@ -414,6 +458,7 @@ int WcRun::run() {
       skip = true;
     }
     const FileOutcome *ahead = fanout ? fanout->take(index) : nullptr;
+    last_failure_errno_ = 0;
     if (skip) {
       ok = false;
     } else if (ahead != nullptr) {

@@ -52,9 +52,9 @@ int match_total_argument(std::string_view argument) {
 /// list of valid arguments, then the usage hint.
 void report_bad_total_argument(std::string_view argument, bool ambiguous) {
   const char *format = ambiguous ? "ambiguous argument %s for %s" : "invalid argument %s for %s";
-  out::report(0, out::format_message(out::translate(format),
+  out::report(0, out::format_message(out::translate_gnulib(format),
                                      {out::quote_locale(argument), out::quote_locale("--total")}));
-  std::fputs(out::translate("Valid arguments are:"), stderr);
+  std::fputs(out::translate_gnulib("Valid arguments are:"), stderr);
   for (auto valid : total_arguments) {
     std::fprintf(stderr, "\n  - %s", out::quote_locale(valid).c_str());
   }

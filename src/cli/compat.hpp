@@ -84,6 +84,24 @@ struct Compat {
   /// 9.10: write errors are diagnosed after each line, with strerror, and end
   /// the run at once.
   bool diagnoses_write_errors_at_once() const noexcept { return version >= GnuVersion{9, 10}; }
+  /// 9.0 to 9.4: wc_lines (the loop of -l and -lc) returns on a read error
+  /// before storing its counts, so the input's lines and bytes print as 0.
+  /// 8.x's inline loop and 9.5's rewritten wc_lines keep the partial counts.
+  bool lines_loop_drops_counts_on_read_error() const noexcept {
+    return version >= GnuVersion{9, 0} && version < GnuVersion{9, 5};
+  }
+  /// 9.6 to 9.11: gnulib's modules (argmatch, quotearg, closeout) look their
+  /// messages up in a "gnulib" text domain (gnulib's "Use the translation
+  /// domain \"gnulib\"", 2024-12), of which no catalog is installed: they
+  /// stay English while wc's own messages are translated. Before, and again
+  /// in 9.12 (its NEWS), they come from the coreutils catalog.
+  const char *gnulib_text_domain() const noexcept {
+    return version >= GnuVersion{9, 6} && version < GnuVersion{9, 12} ? "gnulib" : "coreutils";
+  }
+  /// Up to 9.7, gnulib's quotearg gives GB18030 locales quotes of their own;
+  /// the gnulib of 9.8 dropped that case ("quotearg: do not depend on
+  /// localcharset", 2025-09).
+  bool quotes_gb18030_specially() const noexcept { return version < GnuVersion{9, 8}; }
 };
 
 /// Parses "8.30", "9.1", "9.10", ... Returns nothing for malformed versions

@@ -86,9 +86,9 @@ int match_io_argument(std::string_view argument) {
 /// gnulib argmatch_die, as for --total.
 void report_bad_io_argument(std::string_view argument, bool ambiguous) {
   const char *format = ambiguous ? "ambiguous argument %s for %s" : "invalid argument %s for %s";
-  out::report(0, out::format_message(out::translate(format),
+  out::report(0, out::format_message(out::translate_gnulib(format),
                                      {out::quote_locale(argument), out::quote_locale("--io")}));
-  std::fputs(out::translate("Valid arguments are:"), stderr);
+  std::fputs(out::translate_gnulib("Valid arguments are:"), stderr);
   for (auto valid : io_arguments) std::fprintf(stderr, "\n  - %s", out::quote_locale(valid).c_str());
   std::fputc('\n', stderr);
   out::print_try_help();

@@ -90,12 +90,19 @@ InputList::Next InputList::next(std::string &name) {
     name = names_[produced_++];
     return Next::name;
   }
+  // A stream already in error returns at once from getdelim, errno untouched.
+  const bool failed_before = std::ferror(stream_) != 0;
   errno = 0;
   if (read_name(stream_, line_, line_capacity_, name)) {
+    // A name cut short by a failed read still counts; the error comes next.
+    if (std::ferror(stream_) != 0) read_errno_ = errno;
     ++produced_;
     return Next::name;
   }
-  return std::ferror(stream_) ? Next::read_error : Next::end;
+  if (std::ferror(stream_) == 0) return Next::end;
+  error_with_last_name_ = failed_before;
+  if (!failed_before) read_errno_ = errno;
+  return Next::read_error;
 }
 
 }  // namespace fastwc::input

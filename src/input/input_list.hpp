@@ -31,8 +31,15 @@ class InputList {
   const std::vector<std::string> &known_names() const noexcept { return names_; }
 
   enum class Next { name, end, read_error };
-  /// Produces the next name. read_error leaves errno set (streamed lists).
+  /// Produces the next name. After read_error (streamed lists only),
+  /// read_errno() is the errno to report.
   Next next(std::string &name);
+  /// The errno of the read that failed. When that read had already given the
+  /// last name (one without its NUL), read_error_came_with_last_name() is
+  /// true: GNU's getdelim then fails at once without a read, leaving errno
+  /// as handling that name did, so a failure there is reported instead.
+  int read_errno() const noexcept { return read_errno_; }
+  bool read_error_came_with_last_name() const noexcept { return error_with_last_name_; }
   /// How many names next() has produced so far (GNU's argv_iter_n_args).
   std::size_t names_produced() const noexcept { return produced_; }
 
@@ -43,6 +50,8 @@ class InputList {
   char *line_ = nullptr;  // getdelim's buffer
   std::size_t line_capacity_ = 0;
   std::size_t produced_ = 0;
+  int read_errno_ = 0;
+  bool error_with_last_name_ = false;
 };
 
 }  // namespace fastwc::input

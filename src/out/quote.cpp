@@ -14,6 +14,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
 #include <cwchar>
 #include <cwctype>
 #include <vector>
@@ -334,6 +335,44 @@ std::string quote_always(std::string_view name, quoting_revision revision) {
   const ErrnoSaver errno_saver;
   name = as_c_string(name);
   return quote_units(name, split_units(name), revision);
+}
+
+std::string quote_escaped(std::string_view text, std::string_view left, std::string_view right) {
+  const ErrnoSaver errno_saver;
+  text = as_c_string(text);
+  std::string out(left);
+  for (std::size_t i = 0; i < text.size();) {
+    // gnulib's is_right_quote: the closing quote inside the text is escaped.
+    const bool is_right_quote = !right.empty() && text.substr(i).starts_with(right);
+    const char c = text[i];
+    const char* letters = "\a\b\f\n\r\t\v";
+    const char* letter_names = "abfnrtv";
+    if (const char* found = c != '\0' ? std::strchr(letters, c) : nullptr) {
+      out += '\\';
+      out += letter_names[found - letters];
+      ++i;
+      continue;
+    }
+    if (c == '\\') {
+      out += "\\\\";
+      ++i;
+      continue;
+    }
+    // Printable ASCII is one character in every locale gnulib supports;
+    // anything else is decoded as quote_always() decodes it.
+    const auto byte = static_cast<unsigned char>(c);
+    const unit u = byte >= 0x20 && byte < 0x7f ? make_raw(1, false, true) : classify_other(text, i);
+    const std::string_view bytes = text.substr(i, u.length);
+    if (u.kind == unit_kind::octal_escape) {
+      for (const char b : bytes) append_octal(out, static_cast<unsigned char>(b));
+    } else {
+      if (is_right_quote) out += '\\';
+      out += bytes;
+    }
+    i += u.length;
+  }
+  out += right;
+  return out;
 }
 
 namespace {

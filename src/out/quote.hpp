@@ -67,4 +67,15 @@ quoting_revision default_quoting_revision() noexcept;
 [[nodiscard]] std::string quote_always(std::string_view name,
                                        quoting_revision revision = default_quoting_revision());
 
+/// The body of gnulib's locale_quoting_style (quote(), used by argmatch for
+/// option arguments), between the quotes `left` and `right` that the caller
+/// chose (out::quote_locale): \a \b \f \n \r \t \v by letter, a backslash
+/// doubled, an occurrence of `right` preceded by a backslash, and a byte
+/// that is not part of a printable character (isprint in a single-byte
+/// locale; mbrtowc and iswprint otherwise, as quote_always) as \ooo.
+/// Example (C locale, quotes '): `a<LF>b` -> `'a\nb'`, `it's` -> `'it\'s'`.
+/// Same NUL, locale and thread-safety rules as quote_always().
+[[nodiscard]] std::string quote_escaped(std::string_view text, std::string_view left,
+                                        std::string_view right);
+
 }  // namespace fastwc::out

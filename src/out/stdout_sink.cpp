@@ -36,7 +36,9 @@ int close_stream(std::FILE *stream) noexcept {
 
 void close_stdout_at_exit() noexcept {
   if (close_stream(stdout) != 0) {
-    report(errno, translate("write error"));
+    // gnulib close_stdout's message; the one of write_line below is
+    // coreutils' write_error().
+    report(errno, translate_gnulib("write error"));
     _exit(EXIT_FAILURE);
   }
   if (close_stream(stderr) != 0) _exit(EXIT_FAILURE);

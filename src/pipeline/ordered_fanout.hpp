@@ -10,6 +10,12 @@
 // and the consumer then does it in place. Helpers stay at most `window`
 // items ahead of the consumer, so memory and open descriptors are bounded
 // whatever the length of the list.
+//
+// Some items may be barriers: nothing after a barrier is started before the
+// consumer has taken the item that follows it. wc reads a stream (standard
+// input, a FIFO, a terminal) in its turn, and whoever writes it may change
+// the later files meanwhile; GNU wc opens each file only after the ones
+// before it, so no later file may be read ahead of such an input.
 #pragma once
 
 #include <algorithm>
@@ -38,11 +44,14 @@ class OrderedFanout {
 
   /// Starts up to `helpers` threads (fewer if the system refuses threads:
   /// with none, every take() returns nullptr and the consumer does all).
-  OrderedFanout(std::size_t items, unsigned helpers, std::size_t window, Work work)
+  /// `barriers`: the indices of the barrier items, in increasing order.
+  OrderedFanout(std::size_t items, unsigned helpers, std::size_t window, Work work,
+                std::vector<std::size_t> barriers = {})
       : items_(items),
         window_(window < 1 ? 1 : window),
         slots_(std::make_unique<Slot[]>(window_)),
-        work_(std::move(work)) {
+        work_(std::move(work)),
+        barriers_(std::move(barriers)) {
     threads_.reserve(helpers);
     for (unsigned i = 0; i < helpers; ++i) {
       try {
@@ -115,13 +124,21 @@ class OrderedFanout {
     return (static_cast<std::uint64_t>(index) + 1) * 4 + static_cast<std::uint64_t>(result);
   }
 
+  /// Item `index` may start once the consumer has taken this item: the one
+  /// after the last barrier before `index` (0 when there is none).
+  std::size_t gate(std::size_t index) const noexcept {
+    const auto after = std::lower_bound(barriers_.begin(), barriers_.end(), index);
+    return after == barriers_.begin() ? 0 : *(after - 1) + 1;
+  }
+
   /// The consumer, waiting for item `current`, claims and does the next
-  /// unclaimed item if there is one within the window; false if none.
+  /// unclaimed item if there is one within the window and before the next
+  /// barrier; false if none.
   bool work_ahead(std::size_t current) noexcept {
     const std::size_t end = std::min(items_, current + window_);
     std::size_t index = next_.load(std::memory_order_seq_cst);
     do {
-      if (index >= end) return false;
+      if (index >= end || gate(index) > current) return false;
     } while (!next_.compare_exchange_weak(index, index + 1, std::memory_order_seq_cst));
     publish(index, run(index));
     return true;
@@ -146,8 +163,9 @@ class OrderedFanout {
       if (stopping_.load(std::memory_order_relaxed)) return;
       const std::size_t index = next_.fetch_add(1, std::memory_order_seq_cst);
       if (index >= items_) return;
-      // Stay within the window: slot index % window_ is free once the
-      // consumer has taken item index - window_.
+      // Stay within the window (slot index % window_ is free once the
+      // consumer has taken item index - window_) and behind the barriers.
+      const std::size_t gate_index = gate(index);
       bool stopping = false;
       for (;;) {
         const std::uint32_t seen = released_.prepare();
@@ -155,7 +173,8 @@ class OrderedFanout {
           stopping = true;
           break;
         }
-        if (index < consumed_.load(std::memory_order_seq_cst) + window_) break;
+        const std::size_t consumed = consumed_.load(std::memory_order_seq_cst);
+        if (index < consumed + window_ && gate_index <= consumed) break;
         released_.wait(seen);
       }
       publish(index, !stopping && run(index));
@@ -167,6 +186,7 @@ class OrderedFanout {
   const std::size_t window_;
   std::unique_ptr<Slot[]> slots_;
   Work work_;
+  const std::vector<std::size_t> barriers_;
   std::vector<std::thread> threads_;
   std::atomic<std::size_t> next_{0};      // the first item nobody has claimed
   std::atomic<std::size_t> consumed_{0};  // items before it are taken

@@ -5,6 +5,7 @@
 // exceptions reach the consumer, and stop() leaves nothing running.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -175,4 +176,41 @@ TEST_CASE("fanout: no items, and more helpers than items") {
   std::size_t from_helpers = 0;
   consume(fanout, ledger, 3, in_place, from_helpers);
   for (std::size_t i = 0; i < 3; ++i) CHECK(ledger.worked[i].load() + in_place[i] == 1);
+}
+
+TEST_CASE("fanout: nothing after a barrier starts before the consumer is past it") {
+  // Barriers at the start, in the middle, side by side and at the end; the
+  // consumer does each barrier in place, slowly, as wc reads a pipe.
+  const std::vector<std::size_t> barriers = {0, 40, 41, 97, 199};
+  constexpr std::size_t items = 200;
+  for (unsigned helpers : {1U, 3U}) {
+    CAPTURE(helpers);
+    Ledger ledger(items);
+    std::atomic<std::size_t> finished{0};  // items the consumer is done with
+    std::atomic<int> early{0};
+    auto is_barrier = [&](std::size_t index) {
+      return std::find(barriers.begin(), barriers.end(), index) != barriers.end();
+    };
+    OrderedFanout<Item> fanout(
+        items, helpers, 64,
+        [&](std::size_t index, Item &item) {
+          ledger.worked[index].fetch_add(1);
+          if (is_barrier(index)) return false;  // read in turn by the consumer
+          for (std::size_t b : barriers) {
+            if (b < index && finished.load() <= b) early.fetch_add(1);
+          }
+          item = Item{index, index * index};
+          return true;
+        },
+        barriers);
+    for (std::size_t i = 0; i < items; ++i) {
+      const Item *item = fanout.take(i);
+      if (item == nullptr && is_barrier(i))
+        std::this_thread::sleep_for(std::chrono::milliseconds(3));
+      if (item != nullptr) REQUIRE(item->square == i * i);
+      finished.store(i + 1);
+    }
+    fanout.stop();
+    CHECK(early.load() == 0);
+  }
 }

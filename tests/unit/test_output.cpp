@@ -89,6 +89,16 @@ TEST_CASE("format_message substitutes %s in order") {
   CHECK(fastwc::out::format_message("100%% %s", {"x"}) == "100%% x");
 }
 
+TEST_CASE("format_message takes %N$s from argument N") {
+  using fastwc::out::format_message;
+  // The zh_CN catalog of coreutils: "invalid argument %s for %s".
+  CHECK(format_message("%2$s 的参数 %1$s 无效", {"\"x\"", "\"--total\""}) ==
+        "\"--total\" 的参数 \"x\" 无效");
+  CHECK(format_message("%1$s, %1$s and %s", {"a", "b"}) == "a, a and a");
+  CHECK(format_message("%3$s", {"a", "b"}) == "%3$s");  // no such argument: kept
+  CHECK(format_message("%0$s %$s", {"a"}) == "%0$s %$s");
+}
+
 TEST_CASE("FASTWC_COMPAT versions") {
   using fastwc::cli::parse_compat;
   REQUIRE(parse_compat("9.1"));
@@ -108,6 +118,18 @@ TEST_CASE("FASTWC_COMPAT versions") {
   CHECK(parse_compat("9.5")->reports_hardware_once());
   CHECK_FALSE(parse_compat("9.7")->debug_honours_hwcaps());
   CHECK(parse_compat("9.8")->debug_honours_hwcaps());
+  // wc_lines of 9.0 to 9.4 drops its counts on a read error.
+  CHECK_FALSE(parse_compat("8.32")->lines_loop_drops_counts_on_read_error());
+  CHECK(parse_compat("9.0")->lines_loop_drops_counts_on_read_error());
+  CHECK(parse_compat("9.4")->lines_loop_drops_counts_on_read_error());
+  CHECK_FALSE(parse_compat("9.5")->lines_loop_drops_counts_on_read_error());
+  // gnulib's messages: coreutils' catalog, the "gnulib" domain in 9.6-9.11.
+  CHECK(std::string_view(parse_compat("9.5")->gnulib_text_domain()) == "coreutils");
+  CHECK(std::string_view(parse_compat("9.6")->gnulib_text_domain()) == "gnulib");
+  CHECK(std::string_view(parse_compat("9.11")->gnulib_text_domain()) == "gnulib");
+  CHECK(std::string_view(parse_compat("9.12")->gnulib_text_domain()) == "coreutils");
+  CHECK(parse_compat("9.7")->quotes_gb18030_specially());
+  CHECK_FALSE(parse_compat("9.8")->quotes_gb18030_specially());
   // A version newer than the newest known behaves as the newest known.
   REQUIRE(parse_compat("9.13"));
   CHECK(parse_compat("9.13")->version > fastwc::cli::newest_known);

@@ -261,3 +261,29 @@ TEST_CASE("quote: a NUL ends the name, as for GNU wc's C strings") {
   CHECK(quote_always(with_nul) == "'a b'");
   CHECK(quote_file_name_for_diagnostic(std::string_view("\0x", 2)) == "''");
 }
+
+TEST_CASE(
+    "quote_escaped: gnulib's locale_quoting_style, as GNU wc 9.10 quotes --total's argument") {
+  using fastwc::out::quote_escaped;
+  // `LC_ALL=... wc --total=ARG f` -> "wc: invalid argument QUOTED for ...".
+  {
+    const scoped_locale locale(loc::c);
+    CHECK(quote_escaped("a\nb", "'", "'") == R"('a\nb')");
+    CHECK(quote_escaped("it's", "'", "'") == R"('it\'s')");
+    CHECK(quote_escaped("back\\slash", "'", "'") == R"('back\\slash')");
+    CHECK(quote_escaped("\x01\x7f\t\a\b\f\r\v", "'", "'") == R"('\001\177\t\a\b\f\r\v')");
+    CHECK(quote_escaped("\xe9t\xc3\xa9", "'", "'") == R"('\351t\303\251')");
+    CHECK(quote_escaped("\u2019x\u2018", "'", "'") == R"('\342\200\231x\342\200\230')");
+  }
+  {
+    const scoped_locale locale(loc::utf8);
+    REQUIRE(locale.ok());
+    constexpr const char* left = "\u2018";
+    constexpr const char* right = "\u2019";
+    CHECK(quote_escaped("a\nb", left, right) == "\u2018a\\nb\u2019");
+    CHECK(quote_escaped("it's", left, right) == "\u2018it's\u2019");
+    CHECK(quote_escaped("\xe9t\xc3\xa9", left, right) == "\u2018\\351t\xc3\xa9\u2019");
+    CHECK(quote_escaped("\u2019x\u2018", left, right) == "\u2018\\\u2019x\u2018\u2019");
+    CHECK(quote_escaped("\xe2\x80", left, right) == "\u2018\\342\\200\u2019");
+  }
+}
