@@ -83,7 +83,8 @@ if $run_tests; then
   # groff-base provides groff and the man macros for the man page check;
   # clang and libclang-rt-14-dev (libFuzzer, only recommended by clang, so
   # not pulled in by --no-install-recommends) build the fuzz targets.
-  packages+=(doctest-dev cmake groff-base clang libclang-rt-14-dev)
+  # bash-completion and zsh let the completion test run both completions.
+  packages+=(doctest-dev cmake groff-base clang libclang-rt-14-dev bash-completion zsh)
 fi
 
 missing=()
