@@ -42,7 +42,7 @@ _fastwc()
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W '-c -m -l -L -w --bytes --chars --lines
             --files0-from= --max-line-length --words --total= --debug --help
-            --version --jobs= --io= --read-size= --stats' -- "$cur"))
+            --version --jobs= --io= --read-size= --stats --progress' -- "$cur"))
         [[ ${COMPREPLY-} == *= ]] && compopt -o nospace
         return
     fi
