@@ -39,6 +39,45 @@ run() {
   "$@"
 }
 
+# --- Waiting for another apt or dpkg -----------------------------------------
+# On a fresh machine unattended-upgrades may hold the package locks for
+# minutes. apt-get waits for the dpkg locks up to DPkg::Lock::Timeout seconds
+# (silently without a terminal); apt-get update's lock on the package lists
+# is not covered by it (apt 2.6), so update is retried here.
+lock_timeout=600
+
+# Names the process holding a package lock, if any, before apt-get waits.
+say_if_locked() {
+  local holders
+  holders=$(lslocks --noheadings --output COMMAND,PID,PATH 2>/dev/null |
+    awk '$3 ~ "^/var/(lib/dpkg|lib/apt/lists|cache/apt/archives)/lock" {print $1 " (pid " $2 ") holds " $3}' |
+    sort -u) || true
+  if [[ -n $holders ]]; then
+    printf 'setup.sh: %s; waiting up to %d s for it\n' "${holders//$'\n'/, }" "$lock_timeout"
+  fi
+}
+
+# apt-get update, retried every 5 s while another process holds the lists lock.
+apt_update() {
+  local waited=0 status output
+  while :; do
+    say_if_locked
+    status=0
+    printf '+ %s\n' "${apt[*]} update"
+    output=$("${apt[@]}" -o "DPkg::Lock::Timeout=$lock_timeout" update 2>&1) || status=$?
+    printf '%s\n' "$output"
+    ((status != 0)) || return 0
+    if ! grep -q 'lists/lock' <<<"$output" || ((waited >= lock_timeout)); then
+      die "apt-get update failed"
+    fi
+    if ((waited % 30 == 0)); then
+      echo "setup.sh: another apt holds the package lists' lock; waiting (${waited} s so far)"
+    fi
+    sleep 5
+    waited=$((waited + 5))
+  done
+}
+
 builddir=
 buildtype=
 werror=false
@@ -84,8 +123,9 @@ if $run_tests; then
   # clang and libclang-rt-14-dev (libFuzzer, only recommended by clang, so
   # not pulled in by --no-install-recommends) build the fuzz targets;
   # dpkg-dev (dpkg-source) unpacks the coreutils sources whose wc tests the
-  # gnu suite runs, and locales has the sources of the locales they use.
-  packages+=(doctest-dev cmake groff-base clang libclang-rt-14-dev dpkg-dev locales)
+  # gnu suite runs, and locales has the sources of the locales they use;
+  # bash-completion and zsh let the completion test run both completions.
+  packages+=(doctest-dev cmake groff-base clang libclang-rt-14-dev dpkg-dev locales bash-completion zsh)
 fi
 
 missing=()
@@ -103,8 +143,9 @@ if ((${#missing[@]})); then
     command -v sudo >/dev/null || die "not root and no sudo: install ${missing[*]} as root"
     apt=(sudo "${apt[@]}")
   fi
-  run "${apt[@]}" update
-  run "${apt[@]}" install -y --no-install-recommends "${missing[@]}"
+  apt_update
+  say_if_locked
+  run "${apt[@]}" -o "DPkg::Lock::Timeout=$lock_timeout" install -y --no-install-recommends "${missing[@]}"
 else
   echo "setup.sh: all required packages are installed"
 fi

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/progress_meter.hpp"
 #include "app/read_report.hpp"
 #include "count/dispatch.hpp"
 #include "fastwc/engine.hpp"
@@ -28,6 +29,7 @@
 #include "out/messages.hpp"
 #include "out/quote.hpp"
 #include "out/stdout_sink.hpp"
+#include "pipeline/fd_counter.hpp"
 #include "pipeline/ordered_fanout.hpp"
 #include "pipeline/resources.hpp"
 
@@ -94,14 +96,18 @@ CountOptions make_count_options(const cli::Config &config, const cli::Compat &co
 class WcRun {
  public:
   WcRun(const cli::Config &config, const cli::Compat &compat)
-      : config_(config),
-        compat_(compat),
-        options_(make_count_options(config, compat)) {}
+      : config_(config), compat_(compat), options_(make_count_options(config, compat)) {
+    // No meter (and no thread) unless asked for and stderr is a terminal.
+    if (config.progress && isatty(STDERR_FILENO) == 1)
+      progress_ = std::make_unique<ProgressMeter>(STDERR_FILENO);
+  }
 
   int run();
 
  private:
-  InputCounts measure(int fd, input::InputStatus &status, off_t offset) const;
+  InputCounts measure(int fd, input::InputStatus &status, off_t offset, io::Sys &sys) const;
+  InputCounts measure_with_progress(int fd, const char *name, input::InputStatus &status,
+                                    off_t offset);
   bool report(const char *name, const InputCounts &measured);
   bool count_name(const char *name, input::InputStatus &status);
   bool count_open_input(int fd, const char *name, input::InputStatus &status, off_t offset);
@@ -126,6 +132,7 @@ class WcRun {
   bool exit_failure_ = false;
   bool hardware_line_printed_ = false;
   int last_failure_errno_ = 0;  // errno of the last input that failed
+  std::unique_ptr<ProgressMeter> progress_;  ///< --progress on a terminal, else null
 };
 
 /// GNU error(0, errno, "%s", quotef(name)) for an input that failed; GNU's
@@ -184,7 +191,8 @@ void WcRun::print_debug_line() {
 /// Below this size, readahead advice is not worth its system call.
 constexpr off_t small_file_bytes = 128 * 1024;
 
-InputCounts WcRun::measure(int fd, input::InputStatus &status, off_t offset) const {
+/// `sys` carries the reads: io::Sys::real(), or the progress meter's.
+InputCounts WcRun::measure(int fd, input::InputStatus &status, off_t offset, io::Sys &sys) const {
   InputCounts measured;
   Counts &counts = measured.counts;
   if (bytes_only()) {
@@ -195,7 +203,8 @@ InputCounts WcRun::measure(int fd, input::InputStatus &status, off_t offset) con
       posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
       CountOptions bytes_options = options_;
       bytes_options.selection = Selection{false, false, false, true, false};
-      CountResult rest = count_fd(fd, bytes_options, config_.read, &measured.stats);
+      CountResult rest =
+          pipeline::count_fd_with(fd, bytes_options, config_.read, sys, &measured.stats);
       counts.bytes += rest.counts.bytes;
       measured.read_error = rest.error;
     }
@@ -207,7 +216,7 @@ InputCounts WcRun::measure(int fd, input::InputStatus &status, off_t offset) con
     const bool small_file = status.failed == 0 && S_ISREG(status.st.st_mode) &&
                             status.st.st_size < small_file_bytes;
     if (!small_file) posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-    CountResult result = count_fd(fd, options_, config_.read, &measured.stats);
+    CountResult result = pipeline::count_fd_with(fd, options_, config_.read, sys, &measured.stats);
     counts = result.counts;
     measured.read_error = result.error;
   }
@@ -238,9 +247,28 @@ bool WcRun::report(const char *name, const InputCounts &measured) {
   return ok;
 }
 
+/// measure(), under the progress meter when there is one; the meter is
+/// erased before anything about the input is printed. Not for a terminal's
+/// input, where the meter would mix with what the user types.
+InputCounts WcRun::measure_with_progress(int fd, const char *name, input::InputStatus &status,
+                                         off_t offset) {
+  if (!progress_ || isatty(fd) == 1) return measure(fd, status, offset, io::Sys::real());
+  std::uint64_t total = 0;
+  struct stat st {};
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    const off_t at = offset >= 0 ? offset : lseek(fd, 0, SEEK_CUR);
+    if (at >= 0 && st.st_size > at) total = static_cast<std::uint64_t>(st.st_size - at);
+  }
+  progress_->begin(
+      out::quote_file_name_for_diagnostic(name ? name : out::translate("standard input")), total);
+  InputCounts measured = measure(fd, status, offset, progress_->io());
+  progress_->end();
+  return measured;
+}
+
 bool WcRun::count_open_input(int fd, const char *name, input::InputStatus &status, off_t offset) {
   if (!bytes_only()) print_debug_line();
-  return report(name, measure(fd, status, offset));
+  return report(name, measure_with_progress(fd, name, status, offset));
 }
 
 /// GNU wc_file(): "-" and the nameless implicit input are standard input,
@@ -277,7 +305,7 @@ bool WcRun::count_name_ahead(const char *name, input::InputStatus &status,
     outcome.open_error = errno;
     return true;
   }
-  outcome.input = measure(fd, status, 0);
+  outcome.input = measure(fd, status, 0, io::Sys::real());
   if (close(fd) != 0) outcome.close_error = errno;
   return true;
 }

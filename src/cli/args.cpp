@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 
@@ -31,6 +32,7 @@ enum LongOnlyOption : int {
   io_option,
   read_size_option,
   stats_option,
+  progress_option,
 };
 
 constexpr std::array<std::string_view, 4> total_arguments = {"auto", "always", "only", "never"};
@@ -89,6 +91,7 @@ ParseOutcome parse_args(int argc, char **argv, const Compat &compat) {
     long_options.push_back({"io", required_argument, nullptr, io_option});
     long_options.push_back({"read-size", required_argument, nullptr, read_size_option});
     long_options.push_back({"stats", no_argument, nullptr, stats_option});
+    long_options.push_back({"progress", no_argument, nullptr, progress_option});
   }
   long_options.push_back({nullptr, 0, nullptr, 0});
 
@@ -127,6 +130,9 @@ ParseOutcome parse_args(int argc, char **argv, const Compat &compat) {
         if (!parse_read_size_option(optarg, config.read)) return {std::nullopt, 1};
         break;
       case stats_option: config.stats = true; break;
+      case progress_option:
+        config.progress = true;
+        break;
       case help_option: return {std::nullopt, print_help(compat)};
       case version_option: return {std::nullopt, print_version(compat)};
       default:
@@ -135,6 +141,9 @@ ParseOutcome parse_args(int argc, char **argv, const Compat &compat) {
     }
   }
   if (!apply_read_environment(read_given, config.read)) return {std::nullopt, 1};
+  if (const char *progress = std::getenv("FASTWC_PROGRESS");
+      progress != nullptr && std::strcmp(progress, "1") == 0)
+    config.progress = true;
   if (config.selection.empty()) config.selection = Selection::gnu_default();
   for (int i = optind; i < argc; ++i) config.operands.emplace_back(argv[i]);
 

@@ -28,6 +28,9 @@ struct Config {
   ReadOptions read;
   /// --stats: per-input backend, sizes, stage times and throughput on stderr.
   bool stats = false;
+  /// --progress (or FASTWC_PROGRESS=1): a meter on stderr, where stderr is
+  /// a terminal, for inputs that take more than a second.
+  bool progress = false;
 };
 
 /// What parsing decided: run with a Config, or exit with a status after

@@ -3,6 +3,7 @@
 // version, and the usage errors' exit status.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -67,6 +68,18 @@ TEST_CASE("--total exists from GNU 9.2 on") {
   CHECK(parse({"wc", "--total=never"}, gnu_9_10).config->total_mode == TotalMode::never);
   CHECK_FALSE(parse({"wc", "--total=a"}, gnu_9_10).config);  // ambiguous: auto, always
   CHECK_FALSE(parse({"wc", "--total=x"}, gnu_9_10).config);
+}
+
+TEST_CASE("--progress, abbreviated or from FASTWC_PROGRESS=1") {
+  CHECK_FALSE(parse({"wc", "f"}).config->progress);
+  CHECK(parse({"wc", "--progress", "f"}).config->progress);
+  CHECK(parse({"wc", "--p", "f"}).config->progress);  // no GNU option starts with p
+  CHECK(parse({"wc", "--progress=1", "f"}).exit_status == 1);
+  setenv("FASTWC_PROGRESS", "1", 1);
+  CHECK(parse({"wc", "f"}).config->progress);
+  setenv("FASTWC_PROGRESS", "0", 1);
+  CHECK_FALSE(parse({"wc", "f"}).config->progress);
+  unsetenv("FASTWC_PROGRESS");
 }
 
 TEST_CASE("usage errors exit with status 1") {
