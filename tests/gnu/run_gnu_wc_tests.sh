@@ -213,7 +213,7 @@ program_tests=(tests/misc/help-version.sh tests/help/help-version.sh tests/misc/
 # usage_vs_refs.sh looks up every option of --help in GNU's manual
 # (doc/coreutils.texi): fastwc's own options cannot be there. It is an
 # expected failure when those are all it reports.
-fastwc_own_options='--jobs|--io|--read-size|--stats'
+fastwc_own_options='--jobs|--io|--read-size|--stats|--progress'
 is_expected_failure() {
   local test=$1 log=$2 complaints
   [[ $test == */usage_vs_refs.sh ]] || return 1
