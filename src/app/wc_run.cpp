@@ -87,6 +87,7 @@ CountOptions make_count_options(const cli::Config &config, const cli::Compat &co
   CountOptions options = options_for_current_locale(config.selection, compat.word_rule());
   options.nbsp_separates_words = options.nbsp_separates_words && compat.nbsp_can_separate_words();
   options.gnu_split_rescan_read_size = compat.split_rescan_read_size();
+  options.gnu_multibyte_read_size = compat.multibyte_read_size();
   return options;
 }
 

@@ -78,6 +78,11 @@ struct Compat {
   /// 9.10: write errors are diagnosed after each line, with strerror, and end
   /// the run at once.
   bool diagnoses_write_errors_at_once() const noexcept { return version >= GnuVersion{9, 10}; }
+  /// 9.6: wc reads 256 KiB at a time (was 16 KiB), which is where a
+  /// stateful converter's decoding can change (CountOptions has the story).
+  std::uint32_t multibyte_read_size() const noexcept {
+    return version < GnuVersion{9, 6} ? 16 * 1024 : 256 * 1024;
+  }
 };
 
 /// Parses "8.30", "9.1", "9.10", ... Returns nothing for malformed versions

@@ -68,6 +68,12 @@ class ReferenceCounter {
   /// prefix that fills wc's whole buffer is.
   static constexpr std::size_t pending_capacity = 16;
 
+  /// GNU's multibyte loop as rewritten in 9.5 (mbrtoc32, words counted as
+  /// they start), which the 9.5 word rule stands for; else 9.1's (8.30-9.4).
+  bool rewritten_loop() const noexcept {
+    return options_.word_rule == WordRule::non_space_constituents;
+  }
+  bool takes_ascii_shortcut(std::uint8_t byte) const noexcept;
   Decoded decode(const std::uint8_t *data, std::size_t size) noexcept;
   std::size_t consume(const std::uint8_t *data, std::size_t size, bool at_end) noexcept;
   void on_character(char32_t c, bool single_byte) noexcept;
