@@ -24,6 +24,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   out::set_default_quoting_revision(compat->quoting_revision());
+  out::set_name_decoding(compat->name_decoding());
   out::prepare_stdout(compat->diagnoses_write_errors_at_once());
 
   auto parsed = cli::parse_args(argc, argv, *compat);

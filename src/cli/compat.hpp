@@ -78,6 +78,15 @@ struct Compat {
   /// 9.10: write errors are diagnosed after each line, with strerror, and end
   /// the run at once.
   bool diagnoses_write_errors_at_once() const noexcept { return version >= GnuVersion{9, 10}; }
+  /// 9.5: gnulib's mbrtoc32 is "regular" (configure.ac defines
+  /// GNULIB_MBRTOC32_REGULAR, commit 07f8ec6bf), so quoting a name in a
+  /// stateful locale (BIG5-HKSCS, JIS X 0213) drops the second character of
+  /// a combining pair instead of escaping a pair that ends the name. The
+  /// counting loop's side of that change comes with the 9.5 word rule.
+  out::name_decoding name_decoding() const noexcept {
+    return version >= GnuVersion{9, 5} ? out::name_decoding::regular_mbrtoc32
+                                       : out::name_decoding::until_initial_state;
+  }
   /// 9.6: wc reads 256 KiB at a time (was 16 KiB), which is where a
   /// stateful converter's decoding can change (CountOptions has the story).
   std::uint32_t multibyte_read_size() const noexcept {
