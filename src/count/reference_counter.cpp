@@ -134,8 +134,19 @@ ReferenceCounter::Decoded ReferenceCounter::decode(const std::uint8_t *data,
   // restores it on (size_t)-2, to decode the carried bytes again after the
   // next read; decoding on a copy does the same.
   std::mbstate_t state = state_;
-  wchar_t wide = 0;
+  // A value no converter produces (glibc's UTF-8 reaches 0x7FFFFFFF, never
+  // a negative wchar_t), to see whether mbrtowc stored one.
+  constexpr wchar_t not_stored = -1;
+  wchar_t wide = not_stored;
   const std::size_t n = std::mbrtowc(&wide, reinterpret_cast<const char *>(data), size, &state);
+  if (n <= size && wide == not_stored) {
+    // TCVN's converter takes a letter that ends the buffer and holds it
+    // back for a combining mark that may follow: it reports the byte as
+    // used and stores no character. wc's wide_char is then left as it was:
+    // what GNU's binaries show is the previous character's value (9.1) or
+    // the previous mbrtoc32 result (9.5+), 0 at first.
+    wide = static_cast<wchar_t>(last_character_);
+  }
   if (n == static_cast<std::size_t>(-2)) return {Verdict::incomplete, 0, 0};
   if (n == static_cast<std::size_t>(-1)) {
     // 9.5 resets the state (mbszero); 9.1 does not, but glibc leaves it in
@@ -165,6 +176,8 @@ std::size_t ReferenceCounter::consume(const std::uint8_t *data, std::size_t size
   while (pos < size) {
     // "Handle most ASCII characters quickly, without calling mbrtowc."
     if (!in_shift_ && takes_ascii_shortcut(data[pos])) {
+      // 9.1 keeps the byte in wide_char too (wide_char = *p).
+      if (mbrtowc_loop && !rewritten_loop()) last_character_ = data[pos];
       on_character(data[pos], true);
       ++counts_.chars;
       ++pos;
@@ -195,6 +208,7 @@ std::size_t ReferenceCounter::consume(const std::uint8_t *data, std::size_t size
       continue;
     }
     in_shift_ = std::mbsinit(&state_) == 0;
+    last_character_ = d.character;
     // 9.5+ take a character that mbrtoc32 decoded from one byte outside a
     // shift sequence for a "single byte" (single_byte = charbytes ==
     // !in_shift) and look it up in wc's byte tables, wc_isprint[wide_char]
@@ -268,6 +282,7 @@ Counts ReferenceCounter::finish_stream() noexcept {
   in_word_ = false;
   linepos_ = 0;
   in_shift_ = false;
+  last_character_ = 0;
   state_ = std::mbstate_t{};
   return result;
 }

@@ -91,6 +91,9 @@ class ReferenceCounter {
   /// byte must go through mbrtowc (only stateful encodings).
   bool in_shift_ = false;
   std::mbstate_t state_{};  ///< mbrtowc state before the pending bytes
+  /// The value wc's wide_char holds before the next mbrtowc call: the
+  /// last character (9.1) or the last one mbrtoc32 decoded (9.5+).
+  char32_t last_character_ = 0;
   std::array<std::uint8_t, pending_capacity> pending_{};
   std::size_t pending_size_ = 0;
   /// Encoding errors to add after the carried character completes (the
