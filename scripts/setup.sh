@@ -82,8 +82,9 @@ packages=(g++ meson ninja-build pkg-config python3 libtbb-dev liburing-dev libxs
 if $run_tests; then
   # groff-base provides groff and the man macros for the man page check;
   # clang and libclang-rt-14-dev (libFuzzer, only recommended by clang, so
-  # not pulled in by --no-install-recommends) build the fuzz targets.
-  packages+=(doctest-dev cmake groff-base clang libclang-rt-14-dev)
+  # not pulled in by --no-install-recommends) build the fuzz targets;
+  # locales has the sources and charmaps the tests compile locales from.
+  packages+=(doctest-dev cmake groff-base clang libclang-rt-14-dev locales)
 fi
 
 missing=()
