@@ -25,6 +25,7 @@ int main(int argc, char **argv) {
   }
   out::set_default_quoting_revision(compat->quoting_revision());
   out::set_gnulib_messages(compat->gnulib_text_domain(), compat->quotes_gb18030_specially());
+  out::set_name_decoding(compat->name_decoding());
   out::prepare_stdout(compat->diagnoses_write_errors_at_once());
 
   auto parsed = cli::parse_args(argc, argv, *compat);

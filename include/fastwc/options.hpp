@@ -62,6 +62,11 @@ struct CountOptions {
   /// count_fd() then reads as GNU does, and Counter::update() pieces stand
   /// for GNU's reads.
   std::uint32_t gnu_split_rescan_read_size = 0;
+  /// GNU's read size in its multibyte loop (16 KiB before 9.6, 256 KiB
+  /// from 9.6), for other multibyte locales: there a character can decode
+  /// differently at the end of a read (TCVN's converter waits for a
+  /// combining mark), so count_fd() reads as GNU does. 0: any reads.
+  std::uint32_t gnu_multibyte_read_size = 0;
 
   friend bool operator==(const CountOptions &, const CountOptions &) = default;
 };

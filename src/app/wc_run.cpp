@@ -90,6 +90,7 @@ CountOptions make_count_options(const cli::Config &config, const cli::Compat &co
   options.nbsp_separates_words = options.nbsp_separates_words && compat.nbsp_can_separate_words();
   options.gnu_split_rescan_read_size = compat.split_rescan_read_size();
   options.utf8_decoding = compat.utf8_decoding();
+  options.gnu_multibyte_read_size = compat.multibyte_read_size();
   return options;
 }
 

@@ -102,6 +102,20 @@ struct Compat {
   /// the gnulib of 9.8 dropped that case ("quotearg: do not depend on
   /// localcharset", 2025-09).
   bool quotes_gb18030_specially() const noexcept { return version < GnuVersion{9, 8}; }
+  /// 9.5: gnulib's mbrtoc32 is "regular" (configure.ac defines
+  /// GNULIB_MBRTOC32_REGULAR, commit 07f8ec6bf), so quoting a name in a
+  /// stateful locale (BIG5-HKSCS, JIS X 0213) drops the second character of
+  /// a combining pair instead of escaping a pair that ends the name. The
+  /// counting loop's side of that change comes with the 9.5 word rule.
+  out::name_decoding name_decoding() const noexcept {
+    return version >= GnuVersion{9, 5} ? out::name_decoding::regular_mbrtoc32
+                                       : out::name_decoding::until_initial_state;
+  }
+  /// 9.6: wc reads 256 KiB at a time (was 16 KiB), which is where a
+  /// stateful converter's decoding can change (CountOptions has the story).
+  std::uint32_t multibyte_read_size() const noexcept {
+    return version < GnuVersion{9, 6} ? 16 * 1024 : 256 * 1024;
+  }
 };
 
 /// Parses "8.30", "9.1", "9.10", ... Returns nothing for malformed versions

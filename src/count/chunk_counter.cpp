@@ -106,10 +106,14 @@ void apply_unit(Plan plan, UnitAccumulator &acc, std::uint8_t props) noexcept {
 }  // namespace
 
 bool ChunkCounter::supports(const CountOptions &options) noexcept {
-  // Other multibyte locales need mbrtowc's state; GNU 9.5+'s rescan quirk
-  // makes word counts depend on where reads fall, which no summary of a
-  // chunk can know (gnu_read_loop.hpp reads as GNU does instead).
-  return options.encoding != Encoding::other_multibyte && !needs_gnu_read_boundaries(options);
+  // Other multibyte locales need mbrtowc's state, unless nothing is
+  // decoded: -l and -lc count newline bytes there too (GNU's wc_lines), and
+  // decoding would lose a newline that a stateful converter (BIG5-HKSCS)
+  // swallows. GNU 9.5+'s rescan quirk makes word counts depend on where
+  // reads fall, which no summary of a chunk can know (gnu_read_loop.hpp
+  // reads as GNU does instead).
+  if (options.encoding == Encoding::other_multibyte && decodes_characters(options)) return false;
+  return !needs_gnu_read_boundaries(options);
 }
 
 bool ChunkCounter::needs_classes(const CountOptions &options) noexcept {

@@ -36,8 +36,9 @@ class UnitClasses;
 class ChunkCounter {
  public:
   /// True for the options this engine handles: every Encoding except
-  /// other_multibyte (which needs mbrtowc's state), and not GNU 9.5+'s
-  /// read-boundary quirk (CountOptions::gnu_split_rescan_read_size).
+  /// other_multibyte where characters are decoded (mbrtowc's state; -l and
+  /// -c are served), and not GNU 9.5+'s read-boundary quirk
+  /// (CountOptions::gnu_split_rescan_read_size).
   static bool supports(const CountOptions &options) noexcept;
 
   /// False when only bytes are counted (-c, and -m where characters are

@@ -24,11 +24,22 @@
 
 namespace fastwc::count {
 
-/// True when the counts depend on GNU's read boundaries: the quirk is on,
-/// words are asked for and the locale is multibyte.
+/// True when GNU decodes the input at all: only -l and -c (wc_lines, or
+/// the byte count) never look at characters, in any locale.
+inline bool decodes_characters(const CountOptions &options) noexcept {
+  const Selection &s = options.selection;
+  return options.encoding != Encoding::single_byte && (s.chars || s.words || s.max_line_length);
+}
+
+/// True when the counts depend on GNU's read boundaries. In UTF-8: the
+/// 9.5+ quirk changes words. In other multibyte locales: its re-read bytes
+/// can be characters of any kind, and in every version a stateful
+/// converter may decode the last bytes of a read differently.
 inline bool needs_gnu_read_boundaries(const CountOptions &options) noexcept {
-  return options.gnu_split_rescan_read_size != 0 && options.selection.words &&
-         options.encoding != Encoding::single_byte;
+  if (!decodes_characters(options)) return false;
+  if (options.encoding == Encoding::other_multibyte)
+    return options.gnu_split_rescan_read_size != 0 || options.gnu_multibyte_read_size != 0;
+  return options.gnu_split_rescan_read_size != 0 && options.selection.words;
 }
 
 /// The oracle: GNU's loop on the reference engine, which re-reads the split
@@ -36,7 +47,9 @@ inline bool needs_gnu_read_boundaries(const CountOptions &options) noexcept {
 /// until end of input or the first error other than EINTR.
 template <class ReadFunction>
 CountResult count_with_gnu_reads_reference(const CountOptions &options, ReadFunction &&read) {
-  const std::size_t read_size = options.gnu_split_rescan_read_size;
+  const std::size_t read_size = options.gnu_split_rescan_read_size != 0
+                                    ? options.gnu_split_rescan_read_size
+                                    : options.gnu_multibyte_read_size;
   const auto buffer = std::make_unique_for_overwrite<std::byte[]>(read_size);
   ReferenceCounter counter(options);
   for (;;) {

@@ -68,6 +68,12 @@ class ReferenceCounter {
   /// prefix that fills wc's whole buffer is.
   static constexpr std::size_t pending_capacity = 16;
 
+  /// GNU's multibyte loop as rewritten in 9.5 (mbrtoc32, words counted as
+  /// they start), which the 9.5 word rule stands for; else 9.1's (8.30-9.4).
+  bool rewritten_loop() const noexcept {
+    return options_.word_rule == WordRule::non_space_constituents;
+  }
+  bool takes_ascii_shortcut(std::uint8_t byte) const noexcept;
   Decoded decode(const std::uint8_t *data, std::size_t size) noexcept;
   std::size_t consume(const std::uint8_t *data, std::size_t size, bool at_end) noexcept;
   void on_character(char32_t c, bool single_byte) noexcept;
@@ -85,6 +91,9 @@ class ReferenceCounter {
   /// byte must go through mbrtowc (only stateful encodings).
   bool in_shift_ = false;
   std::mbstate_t state_{};  ///< mbrtowc state before the pending bytes
+  /// The value wc's wide_char holds before the next mbrtowc call: the
+  /// last character (9.1) or the last one mbrtoc32 decoded (9.5+).
+  char32_t last_character_ = 0;
   std::array<std::uint8_t, pending_capacity> pending_{};
   std::size_t pending_size_ = 0;
   /// Encoding errors to add after the carried character completes (the

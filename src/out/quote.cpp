@@ -22,6 +22,8 @@
 namespace fastwc::out {
 namespace {
 
+name_decoding g_name_decoding = name_decoding::until_initial_state;
+
 enum class unit_kind : unsigned char {
   raw,            // bytes copied as they are
   letter_escape,  // one control byte written as \a \b \t \n \v \f \r
@@ -105,7 +107,8 @@ unit classify_other(std::string_view name, std::size_t i) {
       printable = false;
     }
     m += bytes;
-  } while (std::mbsinit(&state) == 0);
+    // A regular mbrtoc32 leaves the state initial after every character.
+  } while (g_name_decoding == name_decoding::until_initial_state && std::mbsinit(&state) == 0);
 
   if (!printable) {
     // gnulib's `for (;;)` loop escapes at least the byte at i even when the
@@ -380,6 +383,8 @@ quoting_revision g_default_revision = quoting_revision::coreutils_9_1;
 }  // namespace
 
 void set_default_quoting_revision(quoting_revision revision) noexcept { g_default_revision = revision; }
+
+void set_name_decoding(name_decoding decoding) noexcept { g_name_decoding = decoding; }
 
 quoting_revision default_quoting_revision() noexcept { return g_default_revision; }
 

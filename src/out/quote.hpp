@@ -31,6 +31,24 @@ enum class quoting_revision : unsigned char {
 void set_default_quoting_revision(quoting_revision revision) noexcept;
 quoting_revision default_quoting_revision() noexcept;
 
+/// How gnulib decodes a multibyte character of a name. They differ only in
+/// stateful locales, where one multibyte character can stand for two (the
+/// combining pairs of BIG5-HKSCS and JIS X 0213).
+enum class name_decoding : unsigned char {
+  /// coreutils up to 9.4: mbrtowc (mbrtoc32 in 9.4) until the conversion
+  /// state is initial again, so a pair ending the name is "incomplete" and
+  /// escaped.
+  until_initial_state,
+  /// coreutils 9.5 and later define GNULIB_MBRTOC32_REGULAR ("maint: assume
+  /// non-rare encodings"): mbrtoc32 resets the state after each character,
+  /// which drops a pair's second half; the first one decides.
+  regular_mbrtoc32,
+};
+
+/// The decoding used by both quoting functions; main() sets it once from
+/// FASTWC_COMPAT (cli::Compat::name_decoding) before any output.
+void set_name_decoding(name_decoding decoding) noexcept;
+
 /// coreutils' `quotef(name)`: gnulib `quotearg_n_style_colon(0,
 /// shell_escape_quoting_style, name)`.
 ///

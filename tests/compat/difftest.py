@@ -58,6 +58,17 @@ LOCALES = {
     "U": {"LC_ALL": "C.UTF-8"},
     "P": {"LC_ALL": "C.UTF-8", "POSIXLY_CORRECT": "1"},
 }
+# Multibyte locales other than UTF-8, compiled for the run by
+# ../locales/compile_locale.sh (into $FASTWC_TEST_LOCALE_DIR when set, else
+# into the fixture) and found through LOCPATH; a case whose locale cannot be
+# compiled is left out with a note.
+COMPILED_LOCALES = {
+    "SJIS": "ja_JP.SJIS", "GBK": "zh_CN.GBK", "GB": "zh_CN.GB18030", "BIG": "zh_TW.BIG5",
+    "HKSCS": "zh_HK.BIG5-HKSCS", "EUCX": "ja_JP.EUC-JISX0213", "SJISX": "ja_JP.SHIFT_JISX0213",
+    "TCVN": "vi_VN.TCVN",
+}
+LOCALES.update({tag: {"LC_ALL": name} for tag, name in COMPILED_LOCALES.items()})
+COMPILE_LOCALE = os.path.join(os.path.dirname(HERE), "locales", "compile_locale.sh")
 # Options whose output is fastwc's own: a command naming one is not compared
 # (unless its case carries the tag `force`). Every unique abbreviation counts.
 OWN_OUTPUT_RE = re.compile(
@@ -826,6 +837,31 @@ def env_text(case):
     return " ".join("%s=%s" % kv for kv in sorted(case.env.items()))
 
 
+def with_compiled_locales(cases, root, notes):
+    """Compiles the locales of COMPILED_LOCALES that `cases` use and points
+    those cases' LOCPATH at them; leaves out the cases of a locale that could
+    not be compiled."""
+    compiled = set(COMPILED_LOCALES.values())
+    needed = sorted({c.env.get("LC_ALL") for c in cases} & compiled)
+    if not needed:
+        return cases
+    locdir = os.environ.get("FASTWC_TEST_LOCALE_DIR") or os.path.join(root, "locales")
+    r = subprocess.run(["bash", COMPILE_LOCALE, locdir] + needed, capture_output=True, text=True)
+    ready = {n for n in needed if os.path.exists(os.path.join(locdir, n, "LC_CTYPE"))}
+    if ready != set(needed):
+        notes.append("cases in %s left out: %s" % (", ".join(sorted(set(needed) - ready)),
+                                                   r.stderr.strip() or "localedef failed"))
+    kept = []
+    for c in cases:
+        name = c.env.get("LC_ALL")
+        if name in compiled:
+            if name not in ready:
+                continue
+            c.env = dict(c.env, LOCPATH=locdir)
+        kept.append(c)
+    return kept
+
+
 def main():
     ap = argparse.ArgumentParser(description="Differential test of a wc candidate against GNU wc.")
     ap.add_argument("candidate", help="the wc under test (fastwc)")
@@ -891,6 +927,7 @@ def main():
         cases = all_cases(fx, a.quick, asuser, version)
         if a.only:
             cases = [c for c in cases if re.search(a.only, c.cid)]
+        cases = with_compiled_locales(cases, root, notes)
         if a.list:
             for c in cases:
                 print("%s\t[%s]\t%s" % (c.cid, env_text(c), c.cmd))

@@ -99,6 +99,20 @@ TEST_CASE("format_message takes %N$s from argument N") {
   CHECK(format_message("%0$s %$s", {"a"}) == "%0$s %$s");
 }
 
+TEST_CASE("FASTWC_COMPAT: multibyte locales other than UTF-8") {
+  using fastwc::cli::parse_compat;
+  using fastwc::out::name_decoding;
+  // GNULIB_MBRTOC32_REGULAR from coreutils 9.5 (configure.ac).
+  CHECK(parse_compat("9.4")->name_decoding() == name_decoding::until_initial_state);
+  CHECK(parse_compat("9.5")->name_decoding() == name_decoding::regular_mbrtoc32);
+  CHECK(parse_compat("8.30")->name_decoding() == name_decoding::until_initial_state);
+  // wc.c: IO_BUFSIZE (256 KiB) from 9.6, BUFFER_SIZE (16 KiB) before.
+  CHECK(parse_compat("8.30")->multibyte_read_size() == 16 * 1024);
+  CHECK(parse_compat("9.5")->multibyte_read_size() == 16 * 1024);
+  CHECK(parse_compat("9.6")->multibyte_read_size() == 256 * 1024);
+  CHECK(parse_compat("9.12")->multibyte_read_size() == 256 * 1024);
+}
+
 TEST_CASE("FASTWC_COMPAT versions") {
   using fastwc::cli::parse_compat;
   REQUIRE(parse_compat("9.1"));

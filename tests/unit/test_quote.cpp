@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "out/quote.hpp"
+#include "test_locales.hpp"
 
 namespace {
 
@@ -286,4 +287,43 @@ TEST_CASE(
     CHECK(quote_escaped("\u2019x\u2018", left, right) == "\u2018\\\u2019x\u2018\u2019");
     CHECK(quote_escaped("\xe2\x80", left, right) == "\u2018\\342\\200\u2019");
   }
+}
+
+TEST_CASE("quote: a combining pair of a stateful locale, as each gnulib decodes it") {
+  // BIG5-HKSCS 88 62 is U+00CA followed by U+0304. Until 9.4 gnulib decodes
+  // on until the state is initial, and a pair that ends the name is then
+  // incomplete; 9.5+ (regular mbrtoc32) drop the U+0304. Printed by GNU wc
+  // 9.1 and by GNU wc 9.7 and 9.10 for `wc -- NAME`, and
+  // `wc --files0-from=NAME` for the quote_always column.
+  if (!fastwc::testing::prepare_test_locale("zh_HK.BIG5-HKSCS")) return;
+  REQUIRE(std::setlocale(LC_ALL, "zh_HK.BIG5-HKSCS") != nullptr);
+  using fastwc::out::name_decoding;
+  struct stateful_row {
+    std::string_view name;
+    name_decoding decoding;
+    std::string_view quotef;
+    std::string_view quoteaf;
+  };
+  // clang-format off
+  constexpr stateful_row rows[] = {
+      {"x\x88\x62", name_decoding::until_initial_state, R"('x'$'\210\142')", R"('x'$'\210\142')"},
+      {"x\x88\x62", name_decoding::regular_mbrtoc32, "x\x88\x62", "'x\x88\x62'"},
+      {"\x88\x62\x88\x62", name_decoding::until_initial_state, "'\x88\x62'$'\\210\\142'", "'\x88\x62'$'\\210\\142'"},
+      {"\x88\x62\x88\x62", name_decoding::regular_mbrtoc32, "\x88\x62\x88\x62", "'\x88\x62\x88\x62'"},
+      // Followed by more, the pair is complete under both.
+      {"x\x88\x62y", name_decoding::until_initial_state, "x\x88\x62y", "'x\x88\x62y'"},
+      {"x\x88\x62y", name_decoding::regular_mbrtoc32, "x\x88\x62y", "'x\x88\x62y'"},
+      {"\x88", name_decoding::until_initial_state, R"(''$'\210')", R"(''$'\210')"},
+      {"\x88", name_decoding::regular_mbrtoc32, R"(''$'\210')", R"(''$'\210')"},
+  };
+  // clang-format on
+  for (const stateful_row& r : rows) {
+    CAPTURE(std::string(r.name));
+    CAPTURE(int(r.decoding));
+    fastwc::out::set_name_decoding(r.decoding);
+    CHECK(quote_file_name_for_diagnostic(r.name) == std::string(r.quotef));
+    CHECK(quote_always(r.name) == std::string(r.quoteaf));
+  }
+  fastwc::out::set_name_decoding(name_decoding::until_initial_state);
+  std::setlocale(LC_ALL, "C");
 }
