@@ -42,21 +42,26 @@ inline bool needs_gnu_read_boundaries(const CountOptions &options) noexcept {
   return options.gnu_split_rescan_read_size != 0 && options.selection.words;
 }
 
+/// The size of GNU's reads when needs_gnu_read_boundaries(options).
+inline std::size_t gnu_read_size(const CountOptions &options) noexcept {
+  return options.gnu_split_rescan_read_size != 0 ? options.gnu_split_rescan_read_size
+                                                 : options.gnu_multibyte_read_size;
+}
+
 /// The oracle: GNU's loop on the reference engine, which re-reads the split
 /// characters itself. Counts what `read(buffer, size) -> ssize_t` delivers
 /// until end of input or the first error other than EINTR.
+/// `buffer` holds gnu_read_size(options) bytes; every read goes to its start.
 template <class ReadFunction>
-CountResult count_with_gnu_reads_reference(const CountOptions &options, ReadFunction &&read) {
-  const std::size_t read_size = options.gnu_split_rescan_read_size != 0
-                                    ? options.gnu_split_rescan_read_size
-                                    : options.gnu_multibyte_read_size;
-  const auto buffer = std::make_unique_for_overwrite<std::byte[]>(read_size);
+CountResult count_with_gnu_reads_reference(const CountOptions &options, ReadFunction &&read,
+                                           std::byte *buffer) {
+  const std::size_t read_size = gnu_read_size(options);
   ReferenceCounter counter(options);
   for (;;) {
     // wc.c: read (fd, buf + prev, IO_BUFSIZE - prev)
-    const ssize_t n = read(buffer.get(), read_size - counter.carried_bytes());
+    const ssize_t n = read(buffer, read_size - counter.carried_bytes());
     if (n > 0) {
-      counter.update({buffer.get(), static_cast<std::size_t>(n)});
+      counter.update({buffer, static_cast<std::size_t>(n)});
     } else if (n == 0) {
       return {counter.finish(), 0};
     } else if (errno != EINTR) {
@@ -66,14 +71,21 @@ CountResult count_with_gnu_reads_reference(const CountOptions &options, ReadFunc
   }
 }
 
+template <class ReadFunction>
+CountResult count_with_gnu_reads_reference(const CountOptions &options, ReadFunction &&read) {
+  const auto buffer = std::make_unique_for_overwrite<std::byte[]>(gnu_read_size(options));
+  return count_with_gnu_reads_reference(options, read, buffer.get());
+}
+
 /// Reads as GNU does and counts at full speed: the SIMD engine counts the
 /// stream as one, and SplitRescanCorrector adds the words GNU's re-reading
 /// makes at its read boundaries. Other multibyte locales take the oracle.
-/// `buffer` holds the read size; every read goes to its start.
+/// `buffer` holds gnu_read_size(options) bytes; every read goes to its start.
 template <class ReadFunction>
 CountResult count_with_gnu_reads(const CountOptions &options, ReadFunction &&read,
                                  std::byte *buffer) {
-  if (options.encoding != Encoding::utf8) return count_with_gnu_reads_reference(options, read);
+  if (options.encoding != Encoding::utf8)
+    return count_with_gnu_reads_reference(options, read, buffer);
   const std::size_t read_size = options.gnu_split_rescan_read_size;
   CountOptions contiguous = options;
   contiguous.gnu_split_rescan_read_size = 0;
@@ -96,8 +108,7 @@ CountResult count_with_gnu_reads(const CountOptions &options, ReadFunction &&rea
 
 template <class ReadFunction>
 CountResult count_with_gnu_reads(const CountOptions &options, ReadFunction &&read) {
-  const auto buffer =
-      std::make_unique_for_overwrite<std::byte[]>(options.gnu_split_rescan_read_size);
+  const auto buffer = std::make_unique_for_overwrite<std::byte[]>(gnu_read_size(options));
   return count_with_gnu_reads(options, read, buffer.get());
 }
 

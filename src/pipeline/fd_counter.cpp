@@ -91,7 +91,7 @@ void enlarge_pipe(int fd, std::size_t size) noexcept {
 CountResult count_with_gnu_boundaries(int fd, const CountOptions &options,
                                       const ReadOptions &read_options, io::Sys &sys,
                                       ReadStats &stats) {
-  const std::size_t read_size = options.gnu_split_rescan_read_size;
+  const std::size_t read_size = count::gnu_read_size(options);
   const auto first = std::make_unique_for_overwrite<std::byte[]>(read_size);
   ssize_t first_size = 0;
   const bool peek = read_options.serial_threshold > read_size;
