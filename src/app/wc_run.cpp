@@ -132,7 +132,7 @@ class WcRun {
   bool have_read_stdin_ = false;
   bool exit_failure_ = false;
   bool hardware_line_printed_ = false;
-  int last_failure_errno_ = 0;  // errno of the last input that failed
+  int last_failure_errno_ = 0;               // errno of the last input that failed
   std::unique_ptr<ProgressMeter> progress_;  ///< --progress on a terminal, else null
 };
 
