@@ -239,7 +239,8 @@ Outcome run(const Input &input, const count::ChunkCounter &counter, const count:
     // reader thread copies every byte on one core, into buffers that the
     // counting cores then pull from another core's cache: every thread
     // reads and counts its own chunks instead (striped_pread.hpp), one
-    // buffer each. Measured in bench/results (Study C: the backends).
+    // buffer each. Measured: Study C's backend table in
+    // bench/results/2026-11-30-vm-256M-run4 (default count 18.7 -> 12.3 ms).
     const std::size_t read_size = choose_sizing(options, cache_sizes(), cpus, expected).read_size;
     const auto fitting =
         static_cast<unsigned>(std::max<std::size_t>(1, options.max_pool_bytes / read_size));
