@@ -41,10 +41,14 @@ enum class Corpus { english, multilingual, invalid, binary };
 
 const char *corpus_name(Corpus c) {
   switch (c) {
-    case Corpus::english: return "English ASCII";
-    case Corpus::multilingual: return "multilingual UTF-8";
-    case Corpus::invalid: return "invalid-heavy";
-    case Corpus::binary: return "random binary";
+    case Corpus::english:
+      return "English ASCII";
+    case Corpus::multilingual:
+      return "multilingual UTF-8";
+    case Corpus::invalid:
+      return "invalid-heavy";
+    case Corpus::binary:
+      return "random binary";
   }
   return "?";
 }
@@ -52,12 +56,63 @@ const char *corpus_name(Corpus c) {
 /// Lines of words separated by spaces, with punctuation, an indented line
 /// now and then (tabs), 40 to 100 columns per line.
 std::string english(std::size_t size, std::mt19937 &rng) {
-  static constexpr std::string_view words[] = {
-      "the", "of", "and", "to", "in", "a", "is", "that", "for", "it", "as", "was", "with", "be",
-      "by", "on", "not", "he", "this", "are", "or", "his", "from", "at", "which", "but", "have",
-      "an", "had", "they", "you", "were", "their", "one", "all", "we", "can", "her", "has",
-      "there", "been", "if", "more", "when", "will", "would", "who", "so", "no", "counting",
-      "characters", "newline", "implementation", "performance", "(example)", "words,", "end."};
+  static constexpr std::string_view words[] = {"the",
+                                               "of",
+                                               "and",
+                                               "to",
+                                               "in",
+                                               "a",
+                                               "is",
+                                               "that",
+                                               "for",
+                                               "it",
+                                               "as",
+                                               "was",
+                                               "with",
+                                               "be",
+                                               "by",
+                                               "on",
+                                               "not",
+                                               "he",
+                                               "this",
+                                               "are",
+                                               "or",
+                                               "his",
+                                               "from",
+                                               "at",
+                                               "which",
+                                               "but",
+                                               "have",
+                                               "an",
+                                               "had",
+                                               "they",
+                                               "you",
+                                               "were",
+                                               "their",
+                                               "one",
+                                               "all",
+                                               "we",
+                                               "can",
+                                               "her",
+                                               "has",
+                                               "there",
+                                               "been",
+                                               "if",
+                                               "more",
+                                               "when",
+                                               "will",
+                                               "would",
+                                               "who",
+                                               "so",
+                                               "no",
+                                               "counting",
+                                               "characters",
+                                               "newline",
+                                               "implementation",
+                                               "performance",
+                                               "(example)",
+                                               "words,",
+                                               "end."};
   std::uniform_int_distribution<std::size_t> pick(0, std::size(words) - 1);
   std::uniform_int_distribution<int> len(40, 100);
   std::string s;
@@ -108,9 +163,23 @@ std::string multilingual(std::size_t size, std::mt19937 &rng) {
 /// Latin-1 text read as UTF-8: ASCII with a lone byte >= 0x80 every few
 /// words, plus some truncated and overlong sequences.
 std::string invalid(std::size_t size, std::mt19937 &rng) {
-  static constexpr std::string_view words[] = {
-      "caf\xe9", "na\xef" "ve", "\xfc" "ber", "se\xf1" "or", "the", "and", "text", "\xe4\xb8",
-      "\xc0\x80", "\xed\xa0\x80", "plain", "words", "\xff\xfe", "more"};
+  static constexpr std::string_view words[] = {"caf\xe9",
+                                               "na\xef"
+                                               "ve",
+                                               "\xfc"
+                                               "ber",
+                                               "se\xf1"
+                                               "or",
+                                               "the",
+                                               "and",
+                                               "text",
+                                               "\xe4\xb8",
+                                               "\xc0\x80",
+                                               "\xed\xa0\x80",
+                                               "plain",
+                                               "words",
+                                               "\xff\xfe",
+                                               "more"};
   std::uniform_int_distribution<std::size_t> pick(0, std::size(words) - 1);
   std::string s;
   s.reserve(size + 16);
@@ -132,10 +201,14 @@ std::string binary(std::size_t size, std::mt19937 &rng) {
 std::string make_corpus(Corpus c, std::size_t size) {
   std::mt19937 rng(42);
   switch (c) {
-    case Corpus::english: return english(size, rng);
-    case Corpus::multilingual: return multilingual(size, rng);
-    case Corpus::invalid: return invalid(size, rng);
-    case Corpus::binary: return binary(size, rng);
+    case Corpus::english:
+      return english(size, rng);
+    case Corpus::multilingual:
+      return multilingual(size, rng);
+    case Corpus::invalid:
+      return invalid(size, rng);
+    case Corpus::binary:
+      return binary(size, rng);
   }
   return {};
 }
@@ -258,9 +331,10 @@ int main(int argc, char **argv) {
         (kernel_filter.empty() || kernel_filter == fastwc::count::kernel_id_name(k)))
       kernels.push_back(k);
 
-  std::printf("fastwc kernel microbenchmark: GB/s (1e9 bytes/s), single thread, in-memory buffer,\n"
-              "best of repeated runs; active kernel: %s\n\n",
-              fastwc::count::kernel_name());
+  std::printf(
+      "fastwc kernel microbenchmark: GB/s (1e9 bytes/s), single thread, in-memory buffer,\n"
+      "best of repeated runs; active kernel: %s\n\n",
+      fastwc::count::kernel_name());
   std::printf("| %-15s | %-18s | %9s |", "mode", "corpus", "size");
   for (const KernelId k : kernels) std::printf(" %8s |", fastwc::count::kernel_id_name(k));
   std::printf(" %9s | %6s | %-7s | %-3s |\n", "reference", "goal", "met", "ok");
@@ -335,7 +409,8 @@ int main(int argc, char **argv) {
       }
     }
   }
-  std::printf("\ngoal/met: issue #3's goal for the active kernel at that size (adversarial inputs: "
-              ">= 1 GB/s);\nok: every kernel's counts equal the reference engine's.\n");
+  std::printf(
+      "\ngoal/met: issue #3's goal for the active kernel at that size (adversarial inputs: "
+      ">= 1 GB/s);\nok: every kernel's counts equal the reference engine's.\n");
   return failures == 0 ? 0 : 1;
 }

@@ -80,7 +80,8 @@ std::uint64_t uring_loop(int fd, std::size_t size, unsigned depth, bool fixed, b
   std::vector<iovec> buffers;
   for (unsigned i = 0; i < depth; ++i) buffers.push_back({base + i * size, size});
   if (fixed) {
-    if (const int r = io_uring_register_buffers(&ring, buffers.data(), depth); r < 0) die("register", -r);
+    if (const int r = io_uring_register_buffers(&ring, buffers.data(), depth); r < 0)
+      die("register", -r);
   }
   struct Slot {
     std::uint64_t offset;
@@ -151,8 +152,8 @@ __attribute__((target("avx2,popcnt"))) std::uint64_t count_newlines_avx2(const u
   const __m256i newline = _mm256_set1_epi8('\n');
   for (; i + 32 <= n; i += 32) {
     const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + i));
-    count += static_cast<std::uint64_t>(
-        __builtin_popcount(static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(bytes, newline)))));
+    count += static_cast<std::uint64_t>(__builtin_popcount(
+        static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(bytes, newline)))));
   }
   for (; i < n; ++i) count += p[i] == '\n';
   return count;
@@ -225,10 +226,12 @@ int main(int argc, char **argv) {
     }
   }
   if (path == nullptr || size == 0 || depth == 0 || threads == 0 || (direct && size % 4096 != 0)) {
-    std::fputs("usage: read_loop [--size=BYTES] [--direct] [--uring [--depth=N] [--fixed] [--async]] FILE\n"
-               "       read_loop --mmap [--threads=N] FILE\n"
-               "(--direct: BYTES a multiple of 4096)\n",
-               stderr);
+    std::fputs(
+        "usage: read_loop [--size=BYTES] [--direct] [--uring [--depth=N] [--fixed] [--async]] "
+        "FILE\n"
+        "       read_loop --mmap [--threads=N] FILE\n"
+        "(--direct: BYTES a multiple of 4096)\n",
+        stderr);
     return 2;
   }
   const int fd = open(path, O_RDONLY | O_CLOEXEC | (direct ? O_DIRECT : 0));
@@ -246,6 +249,7 @@ int main(int argc, char **argv) {
                              : std::string("read");
   if (direct) mode += " O_DIRECT";
   std::printf("%s size %zu: %llu bytes in %.4f s = %.2f GB/s\n", mode.c_str(), size,
-              static_cast<unsigned long long>(bytes), elapsed, static_cast<double>(bytes) / elapsed / 1e9);
+              static_cast<unsigned long long>(bytes), elapsed,
+              static_cast<double>(bytes) / elapsed / 1e9);
   return 0;
 }

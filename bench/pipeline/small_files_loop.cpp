@@ -62,7 +62,8 @@ std::uint64_t with_system_calls(const std::vector<std::string> &names, std::vect
   for (const std::string &name : names) {
     const int fd = open(name.c_str(), O_RDONLY);
     if (fd < 0) continue;
-    for (ssize_t n; (n = read(fd, buffer.data(), buffer.size())) > 0;) total += static_cast<std::uint64_t>(n);
+    for (ssize_t n; (n = read(fd, buffer.data(), buffer.size())) > 0;)
+      total += static_cast<std::uint64_t>(n);
     close(fd);
   }
   return total;
@@ -83,7 +84,8 @@ std::uint64_t through_ring(const std::vector<std::string> &names, std::vector<ch
       io_uring_prep_openat_direct(sqe, AT_FDCWD, names[i].c_str(), O_RDONLY, 0, slot);
       sqe->flags |= IOSQE_IO_LINK;
       sqe = io_uring_get_sqe(&ring);
-      io_uring_prep_read(sqe, static_cast<int>(slot), buffers.data() + slot * buffer_size, buffer_size, 0);
+      io_uring_prep_read(sqe, static_cast<int>(slot), buffers.data() + slot * buffer_size,
+                         buffer_size, 0);
       sqe->flags |= IOSQE_FIXED_FILE | IOSQE_IO_LINK;
       io_uring_sqe_set_data64(sqe, 1);  // the read: its result is the bytes
       sqe = io_uring_get_sqe(&ring);
@@ -94,7 +96,8 @@ std::uint64_t through_ring(const std::vector<std::string> &names, std::vector<ch
     unsigned head;
     io_uring_cqe *cqe;
     io_uring_for_each_cqe(&ring, head, cqe) {
-      if (io_uring_cqe_get_data64(cqe) == 1 && cqe->res > 0) total += static_cast<std::uint64_t>(cqe->res);
+      if (io_uring_cqe_get_data64(cqe) == 1 && cqe->res > 0)
+        total += static_cast<std::uint64_t>(cqe->res);
       ++seen;
     }
     io_uring_cq_advance(&ring, seen);
@@ -114,9 +117,11 @@ int main(int argc, char **argv) {
   const std::vector<std::string> names = read_list(argv[argc - 1]);
   std::vector<char> buffers(uring ? batch * buffer_size : buffer_size);
   const double start = seconds_now();
-  const std::uint64_t bytes = uring ? through_ring(names, buffers) : with_system_calls(names, buffers);
+  const std::uint64_t bytes =
+      uring ? through_ring(names, buffers) : with_system_calls(names, buffers);
   const double took = seconds_now() - start;
-  std::printf("%s: %zu files, %llu bytes in %.3f s\n", uring ? "io_uring (open+read+close linked)" : "system calls",
-              names.size(), static_cast<unsigned long long>(bytes), took);
+  std::printf("%s: %zu files, %llu bytes in %.3f s\n",
+              uring ? "io_uring (open+read+close linked)" : "system calls", names.size(),
+              static_cast<unsigned long long>(bytes), took);
   return 0;
 }

@@ -115,11 +115,11 @@ struct ReadStats {
   /// From deciding on the pipeline to the first read: pool, threads, ring
   /// and buffer registration.
   std::uint64_t setup_ns = 0;
-  std::uint64_t read_wait_ns = 0;   ///< reader thread blocked on the kernel
-  std::uint64_t read_idle_ns = 0;   ///< reader thread waiting for a free buffer
-  std::uint64_t count_ns = 0;       ///< summed over the counting threads
-  std::uint64_t merge_ns = 0;       ///< ordered merge, summed
-  std::uint64_t resubmits = 0;      ///< short reads, EAGAIN and EINTR retried
+  std::uint64_t read_wait_ns = 0;  ///< reader thread blocked on the kernel
+  std::uint64_t read_idle_ns = 0;  ///< reader thread waiting for a free buffer
+  std::uint64_t count_ns = 0;      ///< summed over the counting threads
+  std::uint64_t merge_ns = 0;      ///< ordered merge, summed
+  std::uint64_t resubmits = 0;     ///< short reads, EAGAIN and EINTR retried
   /// Ring reads whose completion did not come in ring_check_ms, redone
   /// with pread(2).
   std::uint64_t redone_reads = 0;

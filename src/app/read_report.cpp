@@ -63,7 +63,8 @@ std::string stats_summary(const std::string &name, const ReadStats &stats) {
       break;
     case ReadStats::Path::uring:
       how = "io_uring, " + std::to_string(stats.buffers) + " x " + buffer_size(stats.read_size) +
-            (stats.registered ? " registered" : " unregistered") + (stats.async_reads ? ", async" : "");
+            (stats.registered ? " registered" : " unregistered") +
+            (stats.async_reads ? ", async" : "");
       break;
     case ReadStats::Path::pread:
       how = "pread() on each worker, " + std::to_string(stats.buffers) + " x " +
@@ -71,19 +72,23 @@ std::string stats_summary(const std::string &name, const ReadStats &stats) {
       break;
   }
   const unsigned workers = stats.path == ReadStats::Path::serial ? 1 : stats.workers;
-  return name + ": " + human_bytes(static_cast<double>(stats.bytes)) + " in " + seconds(stats.wall_ns) + " = " +
-         human_bytes(rate) + "/s (" + how + ", " + std::to_string(workers) +
-         (workers == 1 ? " worker, " : " workers, ") + stats.kernel + ")";
+  return name + ": " + human_bytes(static_cast<double>(stats.bytes)) + " in " +
+         seconds(stats.wall_ns) + " = " + human_bytes(rate) + "/s (" + how + ", " +
+         std::to_string(workers) + (workers == 1 ? " worker, " : " workers, ") + stats.kernel + ")";
 }
 
 std::string stats_stages(const std::string &name, const ReadStats &stats) {
-  std::string line = name + ": stages: setup " + with_unit(static_cast<double>(stats.setup_ns) / 1e6, "ms") + "; read " + seconds(stats.read_wait_ns) + " in the kernel, " +
-                     seconds(stats.read_idle_ns) + " waiting for buffers; count " + seconds(stats.count_ns) +
-                     " summed over workers; merge " + seconds(stats.merge_ns) + "; " +
-                     std::to_string(stats.chunks) + " chunks (" + std::to_string(stats.worker_chunks) +
-                     " by oneTBB workers), " + std::to_string(stats.resubmits) + " retried reads";
-  if (stats.redone_reads != 0) line += ", " + std::to_string(stats.redone_reads) + " redone with pread()";
-  if (stats.serial_bytes != 0) line += "; first " + human_bytes(static_cast<double>(stats.serial_bytes)) + " serial";
+  std::string line =
+      name + ": stages: setup " + with_unit(static_cast<double>(stats.setup_ns) / 1e6, "ms") +
+      "; read " + seconds(stats.read_wait_ns) + " in the kernel, " + seconds(stats.read_idle_ns) +
+      " waiting for buffers; count " + seconds(stats.count_ns) + " summed over workers; merge " +
+      seconds(stats.merge_ns) + "; " + std::to_string(stats.chunks) + " chunks (" +
+      std::to_string(stats.worker_chunks) + " by oneTBB workers), " +
+      std::to_string(stats.resubmits) + " retried reads";
+  if (stats.redone_reads != 0)
+    line += ", " + std::to_string(stats.redone_reads) + " redone with pread()";
+  if (stats.serial_bytes != 0)
+    line += "; first " + human_bytes(static_cast<double>(stats.serial_bytes)) + " serial";
   utsname system{};
   if (uname(&system) == 0) line += std::string("; ") + system.sysname + " " + system.release;
   return line;
@@ -95,11 +100,13 @@ void report_reading(const std::string &name, const ReadStats &read_stats, bool d
                        "); reading with read()");
   }
   if (debug && read_stats.register_error != 0) {
-    out::report(0, name + ": io_uring buffer registration refused (" + std::strerror(read_stats.register_error) +
+    out::report(0, name + ": io_uring buffer registration refused (" +
+                       std::strerror(read_stats.register_error) +
                        "); reading into unregistered buffers");
   }
   if (debug && read_stats.workers_error != nullptr) {
-    out::report(0, name + ": no counting threads (" + read_stats.workers_error + "); counting on one thread");
+    out::report(0, name + ": no counting threads (" + read_stats.workers_error +
+                       "); counting on one thread");
   }
   if (debug && read_stats.redone_reads != 0) {
     out::report(0, name + ": " + std::to_string(read_stats.redone_reads) +

@@ -197,8 +197,8 @@ InputCounts WcRun::measure(int fd, input::InputStatus &status, off_t offset, io:
   InputCounts measured;
   Counts &counts = measured.counts;
   if (bytes_only()) {
-    auto shortcut = io::count_bytes_from_size(fd, status, offset,
-                                              compat_.size_shortcut_moves_offset());
+    auto shortcut =
+        io::count_bytes_from_size(fd, status, offset, compat_.size_shortcut_moves_offset());
     counts.bytes = shortcut.bytes;
     if (shortcut.read_rest) {
       posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -214,8 +214,8 @@ InputCounts WcRun::measure(int fd, input::InputStatus &status, off_t offset, io:
     // the stat pre-pass found smaller than one read gains nothing from it,
     // and in a list of 100,000 small files the call is one system call in
     // seven.
-    const bool small_file = status.failed == 0 && S_ISREG(status.st.st_mode) &&
-                            status.st.st_size < small_file_bytes;
+    const bool small_file =
+        status.failed == 0 && S_ISREG(status.st.st_mode) && status.st.st_size < small_file_bytes;
     if (!small_file) posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     CountResult result = pipeline::count_fd_with(fd, options_, config_.read, sys, &measured.stats);
     counts = result.counts;
@@ -418,7 +418,8 @@ void WcRun::print_total(std::size_t names) {
       exit_failure_ = true;
     }
   }
-  const char *label = config_.total_mode == cli::TotalMode::only ? nullptr : out::translate("total");
+  const char *label =
+      config_.total_mode == cli::TotalMode::only ? nullptr : out::translate("total");
   out::write_line(out::format_count_line(total, config_.selection, width_, label));
 }
 
@@ -470,9 +471,10 @@ int WcRun::run() {
     input::InputStatus &status = statuses[list->streamed() ? 0 : index];
     bool skip = false;
     if (list_from_stdin && name == "-") {
-      const char *message = compat_.says_standard_input_for_list()
-                                ? "when reading file names from standard input, no file name of %s allowed"
-                                : "when reading file names from stdin, no file name of %s allowed";
+      const char *message =
+          compat_.says_standard_input_for_list()
+              ? "when reading file names from standard input, no file name of %s allowed"
+              : "when reading file names from stdin, no file name of %s allowed";
       out::report(0, out::format_message(out::translate(message), {out::quote_always(name)}));
       skip = true;
     }

@@ -81,7 +81,8 @@ ParseOutcome parse_args(int argc, char **argv, const Compat &compat) {
     long_options.push_back({"debug", no_argument, nullptr, debug_option});
   long_options.push_back({"files0-from", required_argument, nullptr, files0_from_option});
   long_options.push_back({"max-line-length", no_argument, nullptr, 'L'});
-  if (compat.has_total_option()) long_options.push_back({"total", required_argument, nullptr, total_option});
+  if (compat.has_total_option())
+    long_options.push_back({"total", required_argument, nullptr, total_option});
   long_options.push_back({"help", no_argument, nullptr, help_option});
   long_options.push_back({"version", no_argument, nullptr, version_option});
   // fastwc's own options (read_args.hpp), left out when the only effect they
@@ -101,13 +102,27 @@ ParseOutcome parse_args(int argc, char **argv, const Compat &compat) {
   int option_char;
   while ((option_char = getopt_long(argc, argv, "clLmw", long_options.data(), nullptr)) != -1) {
     switch (option_char) {
-      case 'c': config.selection.bytes = true; break;
-      case 'm': config.selection.chars = true; break;
-      case 'l': config.selection.lines = true; break;
-      case 'w': config.selection.words = true; break;
-      case 'L': config.selection.max_line_length = true; break;
-      case debug_option: config.debug = true; break;
-      case files0_from_option: config.files0_from = optarg; break;
+      case 'c':
+        config.selection.bytes = true;
+        break;
+      case 'm':
+        config.selection.chars = true;
+        break;
+      case 'l':
+        config.selection.lines = true;
+        break;
+      case 'w':
+        config.selection.words = true;
+        break;
+      case 'L':
+        config.selection.max_line_length = true;
+        break;
+      case debug_option:
+        config.debug = true;
+        break;
+      case files0_from_option:
+        config.files0_from = optarg;
+        break;
       case total_option: {
         int index = match_total_argument(optarg);
         if (index < 0) {
@@ -129,12 +144,16 @@ ParseOutcome parse_args(int argc, char **argv, const Compat &compat) {
         read_given.read_size = true;
         if (!parse_read_size_option(optarg, config.read)) return {std::nullopt, 1};
         break;
-      case stats_option: config.stats = true; break;
+      case stats_option:
+        config.stats = true;
+        break;
       case progress_option:
         config.progress = true;
         break;
-      case help_option: return {std::nullopt, print_help(compat)};
-      case version_option: return {std::nullopt, print_version(compat)};
+      case help_option:
+        return {std::nullopt, print_help(compat)};
+      case version_option:
+        return {std::nullopt, print_version(compat)};
       default:
         out::print_try_help();
         return {std::nullopt, 1};
@@ -151,7 +170,8 @@ ParseOutcome parse_args(int argc, char **argv, const Compat &compat) {
     // wc: extra operand 'f1' / file operands cannot be combined with ...
     out::report(0, out::format_message(out::translate("extra operand %s"),
                                        {out::quote_always(config.operands.front())}));
-    std::fprintf(stderr, "%s\n", out::translate("file operands cannot be combined with --files0-from"));
+    std::fprintf(stderr, "%s\n",
+                 out::translate("file operands cannot be combined with --files0-from"));
     out::print_try_help();
     return {std::nullopt, 1};
   }

@@ -25,8 +25,8 @@ enum class NumberStatus { ok, invalid, invalid_suffix, too_large };
 /// A decimal number with an optional binary suffix (K, KiB, M, MiB, G,
 /// GiB; k as K), in [1, max] ([0, max] with allow_zero). Leading blanks and
 /// a '+' are refused, unlike strtoul, so that "--jobs= 2" is not silently 2.
-NumberStatus parse_number(std::string_view text, bool suffixes, std::uint64_t max, std::uint64_t &value,
-                          bool allow_zero = false) {
+NumberStatus parse_number(std::string_view text, bool suffixes, std::uint64_t max,
+                          std::uint64_t &value, bool allow_zero = false) {
   const char *first = text.data();
   const char *last = first + text.size();
   std::uint64_t number = 0;
@@ -56,14 +56,14 @@ NumberStatus parse_number(std::string_view text, bool suffixes, std::uint64_t ma
 /// gnulib xstrtol_fatal's wording for option arguments.
 void report_number_error(NumberStatus status, std::string_view option, std::string_view text) {
   const std::string name = "--" + std::string(option);
-  const char *format = status == NumberStatus::too_large       ? "%s argument %s too large"
+  const char *format = status == NumberStatus::too_large        ? "%s argument %s too large"
                        : status == NumberStatus::invalid_suffix ? "invalid suffix in %s argument %s"
                                                                 : "invalid %s argument %s";
   out::report(0, out::format_message(format, {name, out::quote_locale(text)}));
 }
 
-bool parse_number_option(std::string_view option, std::string_view text, bool suffixes, std::uint64_t max,
-                         std::uint64_t &value) {
+bool parse_number_option(std::string_view option, std::string_view text, bool suffixes,
+                         std::uint64_t max, std::uint64_t &value) {
   const NumberStatus status = parse_number(text, suffixes, max, value);
   if (status == NumberStatus::ok) return true;
   report_number_error(status, option, text);
@@ -89,7 +89,8 @@ void report_bad_io_argument(std::string_view argument, bool ambiguous) {
   out::report(0, out::format_message(out::translate_gnulib(format),
                                      {out::quote_locale(argument), out::quote_locale("--io")}));
   std::fputs(out::translate_gnulib("Valid arguments are:"), stderr);
-  for (auto valid : io_arguments) std::fprintf(stderr, "\n  - %s", out::quote_locale(valid).c_str());
+  for (auto valid : io_arguments)
+    std::fprintf(stderr, "\n  - %s", out::quote_locale(valid).c_str());
   std::fputc('\n', stderr);
   out::print_try_help();
 }

@@ -72,13 +72,13 @@ int print_help(const Compat &compat) {
 }
 
 int print_version(const Compat &compat) {
-  std::printf(
-      "fastwc " FASTWC_VERSION "\n"
-      "Matching GNU wc (coreutils) %d.%d\n"
-      "License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"
-      "This is free software: you are free to change and redistribute it.\n"
-      "There is NO WARRANTY, to the extent permitted by law.\n",
-      compat.version.major, compat.version.minor);
+  std::printf("fastwc " FASTWC_VERSION
+              "\n"
+              "Matching GNU wc (coreutils) %d.%d\n"
+              "License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"
+              "This is free software: you are free to change and redistribute it.\n"
+              "There is NO WARRANTY, to the extent permitted by law.\n",
+              compat.version.major, compat.version.minor);
   return 0;
 }
 

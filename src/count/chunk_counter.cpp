@@ -142,9 +142,9 @@ ChunkCounter::ChunkCounter(const CountOptions &options, const locale::CharClasse
   // Kernels hard-code the C locale's byte classes; a single-byte locale
   // with other classes (Latin-1's isprint, say) gets the table-driven
   // scalar kernel. Newline counting depends on no class.
-  request_.c_byte_classes = request_.plan == Plan::newlines ||
-                            (decodes_ ? units_->ascii_matches_c_locale()
-                                      : units_->bytes_match_c_locale());
+  request_.c_byte_classes =
+      request_.plan == Plan::newlines ||
+      (decodes_ ? units_->ascii_matches_c_locale() : units_->bytes_match_c_locale());
   if (!needs_kernel) return;  // bytes only: no CPU detection, no kernel
   kernel_ = request_.c_byte_classes ? active_kernel() : KernelId::scalar;
   body_ = kernel_function(kernel_);

@@ -56,8 +56,8 @@ struct CpuFeatures {
   bool popcnt = false;
   bool bmi1 = false;
   bool bmi2 = false;
-  bool avx2 = false;       ///< and the OS saves YMM state
-  bool avx512f = false;    ///< and the OS saves ZMM and opmask state
+  bool avx2 = false;     ///< and the OS saves YMM state
+  bool avx512f = false;  ///< and the OS saves ZMM and opmask state
   bool avx512cd = false;
   bool avx512dq = false;
   bool avx512bw = false;

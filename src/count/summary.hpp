@@ -57,7 +57,7 @@ struct LineSummary {
 
 /// The first or last unit of a chunk that is not transparent.
 enum class WordEdge : std::uint8_t {
-  none,         ///< every unit is transparent (GNU <= 9.4 only) or there is none
+  none,  ///< every unit is transparent (GNU <= 9.4 only) or there is none
   separator,
   constituent,
 };

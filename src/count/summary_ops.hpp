@@ -59,7 +59,8 @@ struct SummaryOps {
 
   /// The segment f followed by the segment g (that is, g after f).
   static constexpr ColumnMap then(const ColumnMap &f, const ColumnMap &g) noexcept {
-    if (!g.has_tab) return f.has_tab ? ColumnMap{f.a, f.b + g.a, true} : ColumnMap{f.a + g.a, 0, false};
+    if (!g.has_tab)
+      return f.has_tab ? ColumnMap{f.a, f.b + g.a, true} : ColumnMap{f.a + g.a, 0, false};
     if (!f.has_tab) return {f.a + g.a, g.b, true};
     // next_tab_stop(next_tab_stop(c + f.a) + f.b + g.a) + g.b, where the
     // inner stop is a multiple of 8 and can be taken out.
@@ -90,8 +91,7 @@ struct SummaryOps {
   }
 
   static constexpr UnitSummary merge(const UnitSummary &x, const UnitSummary &y) noexcept {
-    return {x.lines + y.lines, x.chars + y.chars, merge(x.words, y.words),
-            merge(x.width, y.width)};
+    return {x.lines + y.lines, x.chars + y.chars, merge(x.words, y.words), merge(x.width, y.width)};
   }
 
   /// GNU's -L result for a whole stream (starting at column 0): the largest

@@ -63,12 +63,12 @@ UnitClasses::UnitClasses(const locale::CharClasses &classes, WordRule rule, bool
 }
 
 UnitClasses::~UnitClasses() {
-  for (std::size_t i = 0; i < blocks_.size(); ++i) delete blocks_[i].load(std::memory_order_acquire);
+  for (std::size_t i = 0; i < blocks_.size(); ++i)
+    delete blocks_[i].load(std::memory_order_acquire);
   delete[] bmp_table_.load(std::memory_order_acquire);
 }
 
-std::uint8_t UnitClasses::c_locale_byte(std::uint8_t b, WordRule rule,
-                                        bool a0_separates) noexcept {
+std::uint8_t UnitClasses::c_locale_byte(std::uint8_t b, WordRule rule, bool a0_separates) noexcept {
   std::uint8_t props = 0;
   const bool space = (b >= 0x09 && b <= 0x0D) || b == 0x20 || (a0_separates && b == 0xA0);
   if (space)
@@ -101,9 +101,8 @@ const UnitClasses &UnitClasses::get(const locale::CharClasses &classes, WordRule
 std::uint8_t UnitClasses::compute_wide(char32_t c) const noexcept {
   // No character above U+007F is one of the switch's characters, so only
   // the class and the width matter.
-  return static_cast<std::uint8_t>(
-      word_bits(classes_->wide_word_class(c, rule_, nbsp_separates_)) |
-      width_bits(classes_->wide_width(c, rule_)));
+  return static_cast<std::uint8_t>(word_bits(classes_->wide_word_class(c, rule_, nbsp_separates_)) |
+                                   width_bits(classes_->wide_width(c, rule_)));
 }
 
 const UnitClasses::Block *UnitClasses::fill_block(std::size_t index) const noexcept {
@@ -208,7 +207,8 @@ void UnitClasses::resolve_lead(std::uint8_t lead) const noexcept {
   const std::uint64_t bit = std::uint64_t{1} << i;
   const unsigned width = (props & unit_props::width_mask) >> unit_props::width_shift;
   if (same_class) {
-    if ((props & unit_props::constituent) != 0) constituent_.fetch_or(bit, std::memory_order_release);
+    if ((props & unit_props::constituent) != 0)
+      constituent_.fetch_or(bit, std::memory_order_release);
     same_class_.fetch_or(bit, std::memory_order_release);
   }
   if (same_width) {
@@ -243,7 +243,8 @@ CellInfo UnitClasses::cell(std::uint32_t index, std::uint32_t count) const noexc
     for (unsigned k = 0; k < 64; ++k)
       if (values[k] != props) exceptions |= std::uint64_t{1} << k;
     cell_exceptions_[index].store(exceptions, std::memory_order_relaxed);
-    cell_props_[index].store(static_cast<std::uint8_t>(props | cell_ready), std::memory_order_release);
+    cell_props_[index].store(static_cast<std::uint8_t>(props | cell_ready),
+                             std::memory_order_release);
   }
   info.props = static_cast<std::uint8_t>(props & ~cell_ready);
   info.exceptions = cell_exceptions_[index].load(std::memory_order_relaxed);

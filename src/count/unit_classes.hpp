@@ -37,11 +37,11 @@ inline constexpr std::uint8_t tab = 64;         ///< moves -L to the next tab st
 /// planes over the 64 lead bytes C0..FF (bit b is lead 0xC0 + b), so that
 /// kernels can classify most multibyte characters by their lead byte alone.
 struct LeadPlanes {
-  std::uint64_t same_class;  ///< all characters with this lead have one word class
-  std::uint64_t constituent; ///< ... and it is constituent (else transparent)
-  std::uint64_t same_width;  ///< all have one -L width
-  std::uint64_t width1;      ///< ... and it is 1
-  std::uint64_t width2;      ///< ... and it is 2 (neither: 0)
+  std::uint64_t same_class;   ///< all characters with this lead have one word class
+  std::uint64_t constituent;  ///< ... and it is constituent (else transparent)
+  std::uint64_t same_width;   ///< all have one -L width
+  std::uint64_t width1;       ///< ... and it is 1
+  std::uint64_t width2;       ///< ... and it is 2 (neither: 0)
   /// The properties of every code point of planes 0 and 1 (U+0000..U+1FFFF:
   /// the BMP, and emoji), one byte each, plus three bytes of padding (so
   /// that a 32-bit load at any code point stays inside), or nullptr until

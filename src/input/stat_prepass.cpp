@@ -24,7 +24,8 @@ void stat_range(const std::vector<const char *> &names, std::vector<InputStatus>
   for (std::size_t i = begin; i < end; ++i) {
     const char *name = names[i];
     bool is_stdin = name == nullptr || std::strcmp(name, "-") == 0;
-    statuses[i].failed = is_stdin ? fstat(STDIN_FILENO, &statuses[i].st) : stat(name, &statuses[i].st);
+    statuses[i].failed =
+        is_stdin ? fstat(STDIN_FILENO, &statuses[i].st) : stat(name, &statuses[i].st);
   }
 }
 

@@ -26,8 +26,8 @@ BufferPool::BufferPool(std::size_t size, std::size_t count)
   // never share a cache line or a page between two buffers that different
   // threads own.
   stride_ = (size + page - 1) / page * page;
-  void *mapping = mmap(nullptr, stride_ * count_, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void *mapping =
+      mmap(nullptr, stride_ * count_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mapping == MAP_FAILED) throw std::system_error(errno, std::generic_category(), "mmap");
   base_ = static_cast<std::byte *>(mapping);
   iovecs_.reserve(count_);

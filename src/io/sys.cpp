@@ -7,7 +7,9 @@
 
 namespace fastwc::io {
 
-ssize_t Sys::read(int fd, void *buffer, std::size_t size) noexcept { return ::read(fd, buffer, size); }
+ssize_t Sys::read(int fd, void *buffer, std::size_t size) noexcept {
+  return ::read(fd, buffer, size);
+}
 
 ssize_t Sys::pread(int fd, void *buffer, std::size_t size, off_t offset) noexcept {
   return ::pread(fd, buffer, size, offset);

@@ -192,7 +192,8 @@ ReadEnd UringReader::run(ReaderPort &port) noexcept {
         in_kernel -= unsubmitted;
         unsubmitted = 0;
         for (std::size_t i = 0; i < requests.size(); ++i) {
-          if (!requests[i].done) requests[i] = Request{0, 0, true, false, 0, requests[i].generation, 0};
+          if (!requests[i].done)
+            requests[i] = Request{0, 0, true, false, 0, requests[i].generation, 0};
         }
       }
     }
@@ -237,7 +238,8 @@ ReadEnd UringReader::run(ReaderPort &port) noexcept {
           cqe = ring.peek();
           continue;
         }
-        const int result = sys_.ring_result(request.offset + request.got, size - request.got, cqe->res);
+        const int result =
+            sys_.ring_result(request.offset + request.got, size - request.got, cqe->res);
         ring.seen(cqe);
         if (result == Sys::lost_completion) {
           cqe = ring.peek();  // a fault injected by a test: never seen

@@ -42,7 +42,11 @@ class UringReader final : public Reader {
  public:
   UringReader(int fd, off_t offset, std::uint64_t expected_end, const BufferPool &pool, Sys &sys,
               UringSettings settings) noexcept
-      : fd_(fd), offset_(offset), expected_end_(expected_end), pool_(pool), sys_(sys),
+      : fd_(fd),
+        offset_(offset),
+        expected_end_(expected_end),
+        pool_(pool),
+        sys_(sys),
         settings_(settings) {}
   ReadEnd run(ReaderPort &port) noexcept override;
 

@@ -5,14 +5,12 @@
 #include "locale/char_classes.hpp"
 
 #include <langinfo.h>
-
-#include <cstring>
-
 #include <wchar.h>  // wcwidth (POSIX, not in <cwchar>)
 
 #include <cctype>
 #include <clocale>
 #include <cstdlib>
+#include <cstring>
 #include <cwchar>
 #include <cwctype>
 #include <map>
@@ -71,7 +69,8 @@ CharClasses::CharClasses(const char *locale_name) {
 }
 
 CharClasses::~CharClasses() {
-  for (std::size_t i = 0; i < blocks_.size(); ++i) delete blocks_[i].load(std::memory_order_acquire);
+  for (std::size_t i = 0; i < blocks_.size(); ++i)
+    delete blocks_[i].load(std::memory_order_acquire);
   freelocale(locale_);
 }
 

@@ -41,9 +41,7 @@ void set_program_name(const char *argv0) noexcept {
 
 const char *program_name() noexcept { return g_program_name; }
 
-void init_translations() noexcept {
-  bindtextdomain(translation_domain, FASTWC_GNU_LOCALEDIR);
-}
+void init_translations() noexcept { bindtextdomain(translation_domain, FASTWC_GNU_LOCALEDIR); }
 
 const char *translate(const char *msgid) noexcept { return dgettext(translation_domain, msgid); }
 

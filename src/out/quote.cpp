@@ -300,8 +300,8 @@ class ErrnoSaver {
  public:
   ErrnoSaver() noexcept : saved_(errno) {}
   ~ErrnoSaver() { errno = saved_; }
-  ErrnoSaver(const ErrnoSaver &) = delete;
-  ErrnoSaver &operator=(const ErrnoSaver &) = delete;
+  ErrnoSaver(const ErrnoSaver&) = delete;
+  ErrnoSaver& operator=(const ErrnoSaver&) = delete;
 
  private:
   int saved_;
@@ -382,7 +382,9 @@ namespace {
 quoting_revision g_default_revision = quoting_revision::coreutils_9_1;
 }  // namespace
 
-void set_default_quoting_revision(quoting_revision revision) noexcept { g_default_revision = revision; }
+void set_default_quoting_revision(quoting_revision revision) noexcept {
+  g_default_revision = revision;
+}
 
 void set_name_decoding(name_decoding decoding) noexcept { g_name_decoding = decoding; }
 

@@ -30,15 +30,20 @@ namespace fastwc {
 
 const char *io_backend_name(IoBackend backend) noexcept {
   switch (backend) {
-    case IoBackend::automatic: return "auto";
-    case IoBackend::uring: return "uring";
-    case IoBackend::read: return "read";
-    case IoBackend::pread: return "pread";
+    case IoBackend::automatic:
+      return "auto";
+    case IoBackend::uring:
+      return "uring";
+    case IoBackend::read:
+      return "read";
+    case IoBackend::pread:
+      return "pread";
   }
   return "auto";
 }
 
-CountResult count_fd(int fd, const CountOptions &options, const ReadOptions &read_options, ReadStats *stats) {
+CountResult count_fd(int fd, const CountOptions &options, const ReadOptions &read_options,
+                     ReadStats *stats) {
   return pipeline::count_fd_with(fd, options, read_options, io::Sys::real(), stats);
 }
 
@@ -53,7 +58,8 @@ namespace {
 constexpr std::size_t serial_buffer_size = std::size_t{256} * 1024;
 
 /// Other multibyte locales (mbrtowc state): GNU's loop, serially.
-CountResult count_with_counter(int fd, const CountOptions &options, io::Sys &sys, ReadStats &stats) {
+CountResult count_with_counter(int fd, const CountOptions &options, io::Sys &sys,
+                               ReadStats &stats) {
   const auto buffer = std::make_unique_for_overwrite<std::byte[]>(serial_buffer_size);
   Counter counter(options);
   for (;;) {
@@ -136,8 +142,8 @@ CountResult count_with_gnu_boundaries(int fd, const CountOptions &options,
 
 }  // namespace
 
-CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions &read_options, io::Sys &sys,
-                          ReadStats *stats_out) {
+CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions &read_options,
+                          io::Sys &sys, ReadStats *stats_out) {
   const std::uint64_t start = io::now_ns();
   ReadStats local;
   ReadStats &stats = stats_out != nullptr ? *stats_out : local;
@@ -195,7 +201,8 @@ CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions
       const off_t offset = lseek(fd, 0, SEEK_CUR);
       const auto size = static_cast<std::uint64_t>(status.st_size);
       if (offset >= 0 && size >= static_cast<std::uint64_t>(offset) &&
-          size - static_cast<std::uint64_t>(offset) + whole.bytes >= read_options.serial_threshold) {
+          size - static_cast<std::uint64_t>(offset) + whole.bytes >=
+              read_options.serial_threshold) {
         Input input;
         input.fd = fd;
         input.positioned = true;

@@ -14,7 +14,7 @@ namespace fastwc::pipeline {
 /// through `sys`. Never throws for a per-file error (the errno is in the
 /// result); a pipeline that cannot be set up falls back to the serial loop.
 /// Thread-safe: distinct calls may run at once on distinct descriptors.
-CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions &read_options, io::Sys &sys,
-                          ReadStats *stats);
+CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions &read_options,
+                          io::Sys &sys, ReadStats *stats);
 
 }  // namespace fastwc::pipeline

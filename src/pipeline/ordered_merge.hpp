@@ -32,8 +32,12 @@ namespace fastwc::pipeline {
 /// (read ahead past the end of the input) are never merged or released.
 class OrderedMerge {
  public:
-  OrderedMerge(const count::ChunkCounter &counter, const count::ChunkSummary &initial, std::size_t window)
-      : counter_(counter), window_(window), slots_(std::make_unique<Slot[]>(window)), total_(initial) {}
+  OrderedMerge(const count::ChunkCounter &counter, const count::ChunkSummary &initial,
+               std::size_t window)
+      : counter_(counter),
+        window_(window),
+        slots_(std::make_unique<Slot[]>(window)),
+        total_(initial) {}
 
   /// Records the summary of chunk `seq` and merges what is now next in
   /// order, calling release(token) for each merged chunk, in order (the

@@ -101,7 +101,9 @@ class Run final : public io::ReaderPort {
   const count::ChunkSummary &total() const noexcept { return merge_.total(); }
   std::uint64_t count_ns() const noexcept { return count_ns_.load(std::memory_order_relaxed); }
   std::uint64_t merge_ns() const noexcept { return merge_ns_.load(std::memory_order_relaxed); }
-  std::uint64_t worker_chunks() const noexcept { return worker_chunks_.load(std::memory_order_relaxed); }
+  std::uint64_t worker_chunks() const noexcept {
+    return worker_chunks_.load(std::memory_order_relaxed);
+  }
   /// Workers were wanted and none could be started.
   bool workers_failed() const noexcept { return workers_failed_; }
 
@@ -181,10 +183,11 @@ class Run final : public io::ReaderPort {
     const std::uint64_t start = io::now_ns();
     const count::ChunkSummary summary = counter_.summarize({pool_.data(chunk.buffer), chunk.size});
     const std::uint64_t counted = io::now_ns();
-    const std::uint64_t merged = merge_.publish(chunk.seq, summary, chunk.buffer, [this](std::uint32_t buffer) {
-      free_.try_push(buffer);
-      reader_wake_.notify();
-    });
+    const std::uint64_t merged =
+        merge_.publish(chunk.seq, summary, chunk.buffer, [this](std::uint32_t buffer) {
+          free_.try_push(buffer);
+          reader_wake_.notify();
+        });
     count_ns_.fetch_add(counted - start, std::memory_order_relaxed);
     if (merged == 0) return;
     merge_ns_.fetch_add(io::now_ns() - counted, std::memory_order_relaxed);
@@ -225,12 +228,14 @@ void leave_offset_after(const Input &input, std::uint64_t bytes) noexcept {
 
 }  // namespace
 
-Outcome run(const Input &input, const count::ChunkCounter &counter, const count::ChunkSummary &initial,
-            const ReadOptions &options, io::Sys &sys, ReadStats &stats) {
+Outcome run(const Input &input, const count::ChunkCounter &counter,
+            const count::ChunkSummary &initial, const ReadOptions &options, io::Sys &sys,
+            ReadStats &stats) {
   const std::uint64_t start = io::now_ns();
-  const std::uint64_t expected = input.positioned && input.expected_end > static_cast<std::uint64_t>(input.offset)
-                                     ? input.expected_end - static_cast<std::uint64_t>(input.offset)
-                                     : 0;
+  const std::uint64_t expected =
+      input.positioned && input.expected_end > static_cast<std::uint64_t>(input.offset)
+          ? input.expected_end - static_cast<std::uint64_t>(input.offset)
+          : 0;
   const bool cheap_count = counter.plan() == count::kernels::Plan::newlines;
   const unsigned cpus = options.jobs != 0 ? options.jobs : usable_cpus();
   if (input.positioned && (options.backend == IoBackend::pread ||

@@ -46,7 +46,8 @@ struct Outcome {
 /// Per-file read errors are returned, never thrown. Throws (std::bad_alloc,
 /// std::system_error) only while setting up, before anything is read: the
 /// caller may then count the input serially instead.
-Outcome run(const Input &input, const count::ChunkCounter &counter, const count::ChunkSummary &initial,
-            const ReadOptions &options, io::Sys &sys, ReadStats &stats);
+Outcome run(const Input &input, const count::ChunkCounter &counter,
+            const count::ChunkSummary &initial, const ReadOptions &options, io::Sys &sys,
+            ReadStats &stats);
 
 }  // namespace fastwc::pipeline

@@ -59,7 +59,8 @@ CacheSizes read_cache_sizes() noexcept {
     // sysconf reports, on some AMD parts, the L3 of the whole package
     // (384 MiB where one CCX shares 32 MiB).
     for (int index = 0; index < 8; ++index) {
-      const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+      const std::string dir =
+          "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
       const std::string level = first_line(dir + "level");
       if (level.empty()) break;
       const std::string type = first_line(dir + "type");
@@ -92,8 +93,10 @@ std::optional<unsigned> cpu_max_quota(std::string_view line) noexcept {
   if (quota_text == "max") return std::nullopt;
   unsigned long long quota = 0;
   unsigned long long period = 0;
-  if (std::from_chars(quota_text.data(), quota_text.data() + quota_text.size(), quota).ec != std::errc{} ||
-      std::from_chars(period_text.data(), period_text.data() + period_text.size(), period).ec != std::errc{} ||
+  if (std::from_chars(quota_text.data(), quota_text.data() + quota_text.size(), quota).ec !=
+          std::errc{} ||
+      std::from_chars(period_text.data(), period_text.data() + period_text.size(), period).ec !=
+          std::errc{} ||
       period == 0 || quota == 0) {
     return std::nullopt;
   }
@@ -128,7 +131,8 @@ unsigned usable_cpus() noexcept {
     }
     if (!path.empty()) {
       for (;;) {
-        const std::string file = "/sys/fs/cgroup" + (path == "/" ? std::string() : path) + "/cpu.max";
+        const std::string file =
+            "/sys/fs/cgroup" + (path == "/" ? std::string() : path) + "/cpu.max";
         if (auto quota = cpu_max_quota(first_line(file))) cpus = std::min(cpus, *quota);
         if (path == "/" || path.empty()) break;
         const std::size_t slash = path.rfind('/');
@@ -187,9 +191,11 @@ Sizing choose_sizing(const ReadOptions &options, const CacheSizes &caches, unsig
     // finds EOF): every buffer is memory to fault in, or to pin, before
     // the first byte is counted.
     const std::uint64_t chunks = expected_bytes / sizing.read_size + 2;
-    sizing.buffers = static_cast<std::size_t>(std::min<std::uint64_t>(sizing.buffers, std::max<std::uint64_t>(chunks, 2)));
+    sizing.buffers = static_cast<std::size_t>(
+        std::min<std::uint64_t>(sizing.buffers, std::max<std::uint64_t>(chunks, 2)));
   }
-  sizing.depth = std::clamp<std::size_t>(std::min(in_flight, sizing.buffers - 1), 1, sizing.buffers - 1);
+  sizing.depth =
+      std::clamp<std::size_t>(std::min(in_flight, sizing.buffers - 1), 1, sizing.buffers - 1);
   // Pinning the pool costs about one pass over it up front; it saves the
   // page pinning of every read, which pays only when each buffer is
   // reused many times.
@@ -198,8 +204,12 @@ Sizing choose_sizing(const ReadOptions &options, const CacheSizes &caches, unsig
     case BufferRegistration::automatic:
       sizing.register_buffers = expected_bytes == 0 || expected_bytes >= 8 * pool_bytes;
       break;
-    case BufferRegistration::always: sizing.register_buffers = true; break;
-    case BufferRegistration::never: sizing.register_buffers = false; break;
+    case BufferRegistration::always:
+      sizing.register_buffers = true;
+      break;
+    case BufferRegistration::never:
+      sizing.register_buffers = false;
+      break;
   }
   return sizing;
 }

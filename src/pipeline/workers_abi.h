@@ -19,7 +19,7 @@ extern "C" {
 #define FASTWC_WORKERS_ABI_VERSION 1u
 
 struct fastwc_workers_api {
-  unsigned abi_version;  /* FASTWC_WORKERS_ABI_VERSION */
+  unsigned abi_version; /* FASTWC_WORKERS_ABI_VERSION */
   /* The process-wide pool for `jobs` counting threads (the caller's
      included), created on first use and kept until exit; NULL if it could
      not be created. */

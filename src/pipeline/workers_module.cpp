@@ -35,7 +35,8 @@ tbb::task_arena &shared_arena(unsigned jobs) {
   // oneTBB starts at most default_concurrency() - 1 workers; --jobs above
   // the CPU count asks for more.
   const auto wanted = static_cast<std::size_t>(jobs);
-  if (wanted > static_cast<std::size_t>(tbb::info::default_concurrency()) && jobs > control_threads) {
+  if (wanted > static_cast<std::size_t>(tbb::info::default_concurrency()) &&
+      jobs > control_threads) {
     // Only one such object: with several, oneTBB obeys the smallest.
     delete control;
     control = nullptr;
@@ -90,10 +91,12 @@ void wait(void *pool, void *group) {
 
 void group_destroy(void *group) { delete static_cast<tbb::task_group *>(group); }
 
-constexpr fastwc_workers_api api{FASTWC_WORKERS_ABI_VERSION, pool, group_create, enqueue, wait, group_destroy};
+constexpr fastwc_workers_api api{
+    FASTWC_WORKERS_ABI_VERSION, pool, group_create, enqueue, wait, group_destroy};
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) const fastwc_workers_api *fastwc_workers_api_v1(void) {
+extern "C" __attribute__((visibility("default"))) const fastwc_workers_api *fastwc_workers_api_v1(
+    void) {
   return &api;
 }

@@ -40,7 +40,9 @@ class ZeroedAtomicArray {
   ZeroedAtomicArray &operator=(const ZeroedAtomicArray &) = delete;
 
   /// Slot i, for atomic loads, stores and compare-exchanges.
-  std::atomic_ref<T> operator[](std::size_t i) const noexcept { return std::atomic_ref<T>(data_[i]); }
+  std::atomic_ref<T> operator[](std::size_t i) const noexcept {
+    return std::atomic_ref<T>(data_[i]);
+  }
   static constexpr std::size_t size() noexcept { return N; }
 
  private:
@@ -52,7 +54,8 @@ class ZeroedAtomicArray {
     void *memory = std::calloc(N, sizeof(T));
     if (memory == nullptr) throw std::bad_alloc();
 #else
-    void *memory = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *memory =
+        ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (memory == MAP_FAILED) throw std::bad_alloc();
 #endif
     return static_cast<T *>(memory);

@@ -27,7 +27,8 @@ int main(int argc, char **argv) {
   const int status = context.run();
   if (context.shouldExit() || status != 0) return status;
   if (!io_test::uring_available()) {
-    std::fputs("io_tests: io_uring is unavailable here; the ring paths were not exercised\n", stderr);
+    std::fputs("io_tests: io_uring is unavailable here; the ring paths were not exercised\n",
+               stderr);
     return 77;
   }
   return 0;

@@ -44,8 +44,8 @@ inline std::span<const std::byte> as_bytes(std::string_view s) {
 }
 
 inline std::string show(const Counts &c) {
-  return std::to_string(c.lines) + " " + std::to_string(c.words) + " " + std::to_string(c.chars) + " " +
-         std::to_string(c.bytes) + " " + std::to_string(c.max_line_length);
+  return std::to_string(c.lines) + " " + std::to_string(c.words) + " " + std::to_string(c.chars) +
+         " " + std::to_string(c.bytes) + " " + std::to_string(c.max_line_length);
 }
 
 /// setlocale(LC_ALL, name) for the life of the object (the engine takes
@@ -60,7 +60,8 @@ class GlobalLocale {
 
 /// The oracle: GNU's loops on the whole input, unselected counts zeroed
 /// (bytes is always exact), as the engine reports them.
-inline Counts reference_counts(std::string_view input, const CountOptions &options, bool after_error = false) {
+inline Counts reference_counts(std::string_view input, const CountOptions &options,
+                               bool after_error = false) {
   fastwc::count::ReferenceCounter reference(options);
   reference.update(as_bytes(input));
   Counts c = after_error ? reference.finish_after_error() : reference.finish();
@@ -120,7 +121,8 @@ class FedPipe {
       std::mt19937 rng(seed);
       std::size_t done = 0;
       while (done < contents_.size()) {
-        const std::size_t piece = std::min<std::size_t>(contents_.size() - done, 1 + rng() % 100000);
+        const std::size_t piece =
+            std::min<std::size_t>(contents_.size() - done, 1 + rng() % 100000);
         const ssize_t n = ::write(fd, contents_.data() + done, piece);
         if (n <= 0) break;
         done += static_cast<std::size_t>(n);
@@ -163,9 +165,9 @@ auto within(std::chrono::seconds limit, F &&f) -> decltype(f()) {
 inline constexpr std::chrono::seconds hang_limit{120};
 
 /// Options that send every input through the pipeline (no serial loop).
-inline fastwc::ReadOptions pipelined(fastwc::IoBackend backend, unsigned jobs, std::size_t read_size,
-                                     fastwc::BufferRegistration registration =
-                                         fastwc::BufferRegistration::automatic) {
+inline fastwc::ReadOptions pipelined(
+    fastwc::IoBackend backend, unsigned jobs, std::size_t read_size,
+    fastwc::BufferRegistration registration = fastwc::BufferRegistration::automatic) {
   fastwc::ReadOptions options;
   options.jobs = jobs;
   options.backend = backend;
@@ -176,9 +178,11 @@ inline fastwc::ReadOptions pipelined(fastwc::IoBackend backend, unsigned jobs, s
 }
 
 /// count_fd through `sys`, under the hang guard.
-inline fastwc::CountResult count(int fd, const CountOptions &options, const fastwc::ReadOptions &read,
-                                 fastwc::io::Sys &sys, fastwc::ReadStats &stats) {
-  return within(hang_limit, [&] { return fastwc::pipeline::count_fd_with(fd, options, read, sys, &stats); });
+inline fastwc::CountResult count(int fd, const CountOptions &options,
+                                 const fastwc::ReadOptions &read, fastwc::io::Sys &sys,
+                                 fastwc::ReadStats &stats) {
+  return within(hang_limit,
+                [&] { return fastwc::pipeline::count_fd_with(fd, options, read, sys, &stats); });
 }
 
 /// Every count, UTF-8, GNU 9.5's word rule: every kernel path at once.
@@ -193,7 +197,8 @@ inline CountOptions utf8_all() {
 /// Generated inputs. Multibyte characters, truncated sequences and invalid
 /// bytes land on every alignment, so that buffer boundaries cut them.
 inline std::string ascii_text(std::size_t size, unsigned seed) {
-  static const std::string_view pool[] = {"word ", "lorem ", "ipsum\n", "a", "  ", "\n", "x\ty ", "\r\n", "\f"};
+  static const std::string_view pool[] = {"word ", "lorem ", "ipsum\n", "a", "  ",
+                                          "\n",    "x\ty ",  "\r\n",    "\f"};
   std::mt19937 rng(seed);
   std::string out;
   while (out.size() < size) out += pool[rng() % std::size(pool)];
@@ -202,9 +207,9 @@ inline std::string ascii_text(std::size_t size, unsigned seed) {
 
 inline std::string utf8_text(std::size_t size, unsigned seed) {
   using namespace std::string_view_literals;
-  static const std::string_view pool[] = {"word ",   "中文",   "😀",     "\t",  "\n",   "é",
-                                          "\u00a0",  "\u3000", "\u2028", "e\u0301", "a", " ",
-                                          "\u200b",  "\U0001F600x", "Ω "};
+  static const std::string_view pool[] = {"word ", "中文",   "😀",      "\t",          "\n",
+                                          "é",     "\u00a0", "\u3000", "\u2028",      "e\u0301",
+                                          "a",     " ",      "\u200b", "\U0001F600x", "Ω "};
   std::mt19937 rng(seed);
   std::string out;
   while (out.size() < size) out += pool[rng() % std::size(pool)];
@@ -213,9 +218,18 @@ inline std::string utf8_text(std::size_t size, unsigned seed) {
 
 inline std::string invalid_text(std::size_t size, unsigned seed) {
   using namespace std::string_view_literals;
-  static const std::string_view pool[] = {"\377",         "\344\270",     "\300\200", "\355\240\200", "ab ",
-                                          "\370\210\200\200\200", "\200\200\200", "\0"sv, "\x7f", "中\n",
-                                          "\364\220\200\200", "\xe4"};
+  static const std::string_view pool[] = {"\377",
+                                          "\344\270",
+                                          "\300\200",
+                                          "\355\240\200",
+                                          "ab ",
+                                          "\370\210\200\200\200",
+                                          "\200\200\200",
+                                          "\0"sv,
+                                          "\x7f",
+                                          "中\n",
+                                          "\364\220\200\200",
+                                          "\xe4"};
   std::mt19937 rng(seed);
   std::string out;
   while (out.size() < size) out += pool[rng() % std::size(pool)];
@@ -227,14 +241,16 @@ inline std::string long_lines_text(std::size_t size, unsigned seed) {
   std::string out;
   while (out.size() < size) {
     const std::size_t line = 1 + rng() % 400000;
-    for (std::size_t i = 0; i < line && out.size() < size; ++i) out += (i % 7 == 6) ? ' ' : static_cast<char>('a' + i % 26);
+    for (std::size_t i = 0; i < line && out.size() < size; ++i)
+      out += (i % 7 == 6) ? ' ' : static_cast<char>('a' + i % 26);
     out += '\n';
   }
   return out;
 }
 
 inline std::string tabs_text(std::size_t size, unsigned seed) {
-  static const std::string_view pool[] = {"\t", "ab\t", "\t\tx", "1234567\t", "\n", " ", "中\t", "\r"};
+  static const std::string_view pool[] = {"\t", "ab\t", "\t\tx", "1234567\t",
+                                          "\n", " ",    "中\t",  "\r"};
   std::mt19937 rng(seed);
   std::string out;
   while (out.size() < size) out += pool[rng() % std::size(pool)];
@@ -305,10 +321,12 @@ class FaultSys final : public fastwc::io::Sys {
     if (eof_at != never && offset == eof_at && result >= 0) return 0;
     if (eio_at != never && result >= 0) {
       if (offset >= eio_at) return inject(-EIO);
-      result = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(result), eio_at - offset));
+      result = static_cast<int>(
+          std::min<std::uint64_t>(static_cast<std::uint64_t>(result), eio_at - offset));
     }
     if (max_piece != 0 && result > 1) {
-      result = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(result), 1 + rng_() % max_piece));
+      result = static_cast<int>(
+          std::min<std::size_t>(static_cast<std::size_t>(result), 1 + rng_() % max_piece));
     }
     (void)requested;
     return result;

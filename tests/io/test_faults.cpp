@@ -59,9 +59,9 @@ TEST_CASE("faults: short reads, EINTR and EAGAIN change nothing") {
     unsigned eintr_every;
     unsigned eagain_every;
   };
-  for (const Fault &fault : {Fault{"short reads", 3000, 0, 0}, Fault{"tiny reads", 7, 0, 0},
-                             Fault{"EINTR", 0, 3, 0}, Fault{"EAGAIN", 0, 0, 4},
-                             Fault{"all three", 5000, 5, 7}}) {
+  for (const Fault &fault :
+       {Fault{"short reads", 3000, 0, 0}, Fault{"tiny reads", 7, 0, 0}, Fault{"EINTR", 0, 3, 0},
+        Fault{"EAGAIN", 0, 0, 4}, Fault{"all three", 5000, 5, 7}}) {
     for (IoBackend backend : fault_backends()) {
       // read(2) and pread(2) are never EAGAIN on a regular file; only the
       // ring retries it.

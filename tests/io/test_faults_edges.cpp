@@ -188,7 +188,8 @@ TEST_CASE("faults: a stalled read or completion is waited for, asleep, and chang
   }
 }
 
-TEST_CASE("faults: a ring completion that never comes is redone with pread, not waited for forever") {
+TEST_CASE(
+    "faults: a ring completion that never comes is redone with pread, not waited for forever") {
   if (!uring_available()) {
     MESSAGE("io_uring is not available here: nothing to lose a completion of");
     return;
@@ -211,7 +212,8 @@ TEST_CASE("faults: a ring completion that never comes is redone with pread, not 
       {"every completion -ECANCELED", 1, true, -ECANCELED},
   };
   for (const Fault &fault : faults) {
-    for (auto registration : {fastwc::BufferRegistration::always, fastwc::BufferRegistration::never}) {
+    for (auto registration :
+         {fastwc::BufferRegistration::always, fastwc::BufferRegistration::never}) {
       for (unsigned jobs : {1u, 3u}) {
         CAPTURE(fault.name);
         CAPTURE(jobs);

@@ -66,10 +66,8 @@ struct Input {
 
 std::vector<Input> inputs() {
   return {
-      {"ascii", ascii_text(700 * 1024, 1)},
-      {"utf8", utf8_text(700 * 1024, 2)},
-      {"invalid", invalid_text(500 * 1024, 3)},
-      {"long lines", long_lines_text(3 * 1024 * 1024, 4)},
+      {"ascii", ascii_text(700 * 1024, 1)},     {"utf8", utf8_text(700 * 1024, 2)},
+      {"invalid", invalid_text(500 * 1024, 3)}, {"long lines", long_lines_text(3 * 1024 * 1024, 4)},
       {"tabs", tabs_text(300 * 1024, 5)},
   };
 }
@@ -109,8 +107,10 @@ ReadOptions pipelined(unsigned jobs, const Backend &backend, std::size_t read_si
   return options;
 }
 
-fastwc::CountResult count(int fd, const CountOptions &options, const ReadOptions &read, ReadStats &stats) {
-  return within(hang_limit, [&] { return count_fd_with(fd, options, read, fastwc::io::Sys::real(), &stats); });
+fastwc::CountResult count(int fd, const CountOptions &options, const ReadOptions &read,
+                          ReadStats &stats) {
+  return within(hang_limit,
+                [&] { return count_fd_with(fd, options, read, fastwc::io::Sys::real(), &stats); });
 }
 
 off_t offset_of(int fd) { return ::lseek(fd, 0, SEEK_CUR); }
@@ -122,7 +122,8 @@ TEST_CASE("pipeline: every input, read size, job count and backend gives the ref
   std::uint64_t worker_chunks = 0;
   // Plain variables, not structured bindings: CAPTURE's lambdas cannot
   // refer to those before C++20's relaxation, which clang 14 lacks.
-  for (const auto &locale_case : {std::pair{"C", Encoding::single_byte}, std::pair{"C.UTF-8", Encoding::utf8}}) {
+  for (const auto &locale_case :
+       {std::pair{"C", Encoding::single_byte}, std::pair{"C.UTF-8", Encoding::utf8}}) {
     const char *const locale_name = locale_case.first;
     const Encoding encoding = locale_case.second;
     GlobalLocale locale(locale_name);
@@ -132,7 +133,8 @@ TEST_CASE("pipeline: every input, read size, job count and backend gives the ref
         const char *const options_name = option_set.first;
         const CountOptions &options = option_set.second;
         const Counts expected = reference_counts(input.contents, options);
-        for (std::size_t read_size : {std::size_t{4096}, std::size_t{4093}, std::size_t{65536}, std::size_t{1} << 20}) {
+        for (std::size_t read_size :
+             {std::size_t{4096}, std::size_t{4093}, std::size_t{65536}, std::size_t{1} << 20}) {
           for (unsigned jobs = 1; jobs <= 4; ++jobs) {
             for (const Backend &backend : backends) {
               if (backend.backend == IoBackend::uring && !uring_available()) continue;
@@ -144,11 +146,13 @@ TEST_CASE("pipeline: every input, read size, job count and backend gives the ref
               CAPTURE(backend.name);
               file.rewind();
               ReadStats stats;
-              const auto result = count(file.fd(), options, pipelined(jobs, backend, read_size), stats);
+              const auto result =
+                  count(file.fd(), options, pipelined(jobs, backend, read_size), stats);
               CHECK(result.error == 0);
               CHECK(show(result.counts) == show(expected));
               CHECK(stats.path == path_of(backend.backend));
-              CHECK(stats.registered == (backend.backend == IoBackend::uring && backend.registered));
+              CHECK(stats.registered ==
+                    (backend.backend == IoBackend::uring && backend.registered));
               CHECK(stats.workers == jobs);
               if (jobs == 1) CHECK(stats.worker_chunks == 0);
               worker_chunks += stats.worker_chunks;
@@ -186,7 +190,8 @@ TEST_CASE("pipeline: counting starts at the descriptor's offset and leaves it at
       const auto result = count(file.fd(), options, pipelined(2, backend, 8192), stats);
       const std::size_t from = std::min(static_cast<std::size_t>(start), contents.size());
       CHECK(result.error == 0);
-      CHECK(show(result.counts) == show(reference_counts(std::string_view(contents).substr(from), options)));
+      CHECK(show(result.counts) ==
+            show(reference_counts(std::string_view(contents).substr(from), options)));
       // Past the end, read(2) leaves the offset alone; so does the pipeline.
       CHECK(offset_of(file.fd()) == std::max(start, static_cast<off_t>(contents.size())));
     }
@@ -195,12 +200,14 @@ TEST_CASE("pipeline: counting starts at the descriptor's offset and leaves it at
 
 TEST_CASE("pipeline: pipes are counted serially first, then handed to the pipeline") {
   GlobalLocale locale("C.UTF-8");
-  const std::string contents = invalid_text(3 * 1024 * 1024 + 17, 21) + utf8_text(2 * 1024 * 1024, 22);
+  const std::string contents =
+      invalid_text(3 * 1024 * 1024 + 17, 21) + utf8_text(2 * 1024 * 1024, 22);
   CountOptions options;
   options.selection = Selection::all();
   options.encoding = Encoding::utf8;
   const Counts expected = reference_counts(contents, options);
-  for (std::uint64_t threshold : {std::uint64_t{0}, std::uint64_t{100000}, std::uint64_t{1} << 22, std::uint64_t{1} << 30}) {
+  for (std::uint64_t threshold :
+       {std::uint64_t{0}, std::uint64_t{100000}, std::uint64_t{1} << 22, std::uint64_t{1} << 30}) {
     for (unsigned jobs : {1u, 3u}) {
       CAPTURE(threshold);
       CAPTURE(jobs);
@@ -319,9 +326,11 @@ TEST_CASE(
 
   // The public overload without stats, and the two-argument count_fd.
   large_file.rewind();
-  CHECK(show(fastwc::count_fd(large_file.fd(), lines, defaults).counts) == show(reference_counts(large, lines)));
+  CHECK(show(fastwc::count_fd(large_file.fd(), lines, defaults).counts) ==
+        show(reference_counts(large, lines)));
   large_file.rewind();
-  CHECK(show(fastwc::count_fd(large_file.fd(), lines).counts) == show(reference_counts(large, lines)));
+  CHECK(show(fastwc::count_fd(large_file.fd(), lines).counts) ==
+        show(reference_counts(large, lines)));
 }
 
 TEST_CASE("pipeline: an empty file gives zeros and no chunk") {

@@ -81,7 +81,8 @@ TEST_CASE("queue: many producers and consumers lose and duplicate nothing") {
     });
   }
   for (auto &thread : threads) thread.join();
-  CHECK(std::all_of(seen.begin(), seen.end(), [](const std::atomic<int> &n) { return n.load() == 1; }));
+  CHECK(std::all_of(seen.begin(), seen.end(),
+                    [](const std::atomic<int> &n) { return n.load() == 1; }));
 }
 
 TEST_CASE("wake signal: a ping-pong of 20000 hand-offs never loses a wake-up") {
@@ -116,7 +117,8 @@ TEST_CASE("wake signal: a ping-pong of 20000 hand-offs never loses a wake-up") {
   });
 }
 
-TEST_CASE("ordered merge: summaries published out of order on several threads merge to the serial one") {
+TEST_CASE(
+    "ordered merge: summaries published out of order on several threads merge to the serial one") {
   GlobalLocale locale("C.UTF-8");
   fastwc::CountOptions options;
   options.selection = fastwc::Selection::all();
@@ -127,7 +129,8 @@ TEST_CASE("ordered merge: summaries published out of order on several threads me
   const std::size_t chunks = (text.size() + chunk_size - 1) / chunk_size;
   std::vector<ChunkSummary> summaries;
   for (std::size_t i = 0; i < chunks; ++i) {
-    summaries.push_back(counter.summarize(as_bytes(std::string_view(text).substr(i * chunk_size, chunk_size))));
+    summaries.push_back(
+        counter.summarize(as_bytes(std::string_view(text).substr(i * chunk_size, chunk_size))));
   }
   ChunkSummary serial{};
   for (const auto &s : summaries) serial = counter.merge(serial, s);
@@ -197,8 +200,9 @@ TEST_CASE("resources: the pool follows the caches and stays bounded") {
   using fastwc::pipeline::choose_sizing;
   constexpr std::size_t MiB = 1 << 20;
   const ReadOptions defaults;
-  for (const CacheSizes caches : {CacheSizes{MiB, 32 * MiB}, CacheSizes{256 * 1024, 8 * MiB},
-                                  CacheSizes{2 * MiB, 384 * MiB}, CacheSizes{0, 0}, CacheSizes{64 * 1024, 0}}) {
+  for (const CacheSizes caches :
+       {CacheSizes{MiB, 32 * MiB}, CacheSizes{256 * 1024, 8 * MiB}, CacheSizes{2 * MiB, 384 * MiB},
+        CacheSizes{0, 0}, CacheSizes{64 * 1024, 0}}) {
     for (unsigned cpus : {1u, 2u, 16u, 256u}) {
       CAPTURE(caches.l2);
       CAPTURE(caches.l3);

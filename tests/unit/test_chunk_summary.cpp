@@ -205,11 +205,11 @@ std::string random_large_input(std::mt19937 &rng, std::size_t size, int style) {
   std::uniform_int_distribution<int> byte(0, 255);
   std::uniform_int_distribution<std::size_t> pick(0, std::size(fragments) - 1);
   std::uniform_int_distribution<int> percent(0, 99);
-  static constexpr std::string_view words[] = {"the ",  "quick ", "brown\t", "fox\n",
-                                               "jumps ", "over ",  "lazy ",  "dog.\n"};
-  static constexpr std::string_view intl[] = {"Привет ", "мир ", "中文字 ", "日本語の",
-                                              "テキスト\n", "Ελληνικά ", "العربية ", "😀 ",
-                                              "café ", "naïve\t", "“quoted” ", "—\n"};
+  static constexpr std::string_view words[] = {"the ",   "quick ", "brown\t", "fox\n",
+                                               "jumps ", "over ",  "lazy ",   "dog.\n"};
+  static constexpr std::string_view intl[] = {"Привет ",    "мир ",      "中文字 ",   "日本語の",
+                                              "テキスト\n", "Ελληνικά ", "العربية ",  "😀 ",
+                                              "café ",      "naïve\t",   "“quoted” ", "—\n"};
   while (s.size() < size) {
     switch (style) {
       case 0:  // English-like ASCII
@@ -246,7 +246,8 @@ TEST_CASE("column maps compose like the tab rule they summarize") {
   for (int round = 0; round < 2000; ++round) {
     std::vector<int> ops;  // -1 = tab, else a width
     for (int n = op(rng); n > 0; --n) ops.push_back(op(rng) < 3 ? -1 : op(rng) % 4);
-    const std::size_t split = ops.empty() ? 0 : static_cast<std::size_t>(op(rng)) % (ops.size() + 1);
+    const std::size_t split =
+        ops.empty() ? 0 : static_cast<std::size_t>(op(rng)) % (ops.size() + 1);
     ColumnMap whole{}, first{}, second{};
     for (std::size_t i = 0; i < ops.size(); ++i) {
       for (ColumnMap *m : {&whole, i < split ? &first : &second}) {

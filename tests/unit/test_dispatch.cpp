@@ -13,8 +13,8 @@
 
 #include "count/dispatch.hpp"
 
-using fastwc::count::KernelId;
 using fastwc::count::hwcap_allowed;
+using fastwc::count::KernelId;
 
 TEST_CASE("dispatch: kernel names") {
   for (const KernelId id : fastwc::count::all_kernels) {

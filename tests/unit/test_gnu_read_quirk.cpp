@@ -18,8 +18,8 @@
 
 namespace {
 
-using fastwc::Counts;
 using fastwc::CountOptions;
+using fastwc::Counts;
 using fastwc::Encoding;
 using fastwc::Selection;
 using fastwc::WordRule;
@@ -55,7 +55,10 @@ TEST_CASE("a separator completed by the next read starts a word after white spac
   // Three reads: the bytes carried before the last one are what is re-read.
   CHECK(count_pieces(quirk, {"x \xe2", "\x80", "\xaf"}).words == 2);
   // A word that follows at once absorbs the phantom word start.
-  CHECK(count_pieces(quirk, {"x \xe2\x80", "\xaf" "y"}).words == 2);
+  CHECK(count_pieces(quirk, {"x \xe2\x80",
+                             "\xaf"
+                             "y"})
+            .words == 2);
   // Characters and widths are untouched.
   Counts split = count_pieces(quirk, {"x \xe3\x80", "\x80"});
   CHECK(split.chars == 3);
@@ -69,8 +72,10 @@ TEST_CASE("the re-read quirk needs a split, the 9.5 rule and the option") {
   Utf8Locale locale;
   const auto quirk = options_for(WordRule::non_space_constituents, 256 * 1024);
   CHECK(count_pieces(quirk, {"x \xe2\x80\xaf"}).words == 1);
-  CHECK(count_pieces(options_for(WordRule::non_space_constituents, 0), {"x \xe2\x80", "\xaf"}).words == 1);
-  CHECK(count_pieces(options_for(WordRule::printable_constituents, 0), {"x \xe2\x80", "\xaf"}).words == 1);
+  CHECK(count_pieces(options_for(WordRule::non_space_constituents, 0), {"x \xe2\x80", "\xaf"})
+            .words == 1);
+  CHECK(count_pieces(options_for(WordRule::printable_constituents, 0), {"x \xe2\x80", "\xaf"})
+            .words == 1);
   // An invalid sequence completed by the next read is skipped a byte at a
   // time as in one buffer: no re-read.
   CHECK(count_pieces(quirk, {"x \xe2\x80", " "}).words == 2);

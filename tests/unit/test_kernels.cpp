@@ -36,9 +36,9 @@ using fastwc::count::kernels::Plan;
 using fastwc::count::kernels::Request;
 using Acc = fastwc::count::Accumulate<BaselineTag>;
 
-constexpr Plan all_plans[] = {Plan::newlines,   Plan::bytes_words, Plan::bytes_width,
-                              Plan::bytes_words_width, Plan::utf8_chars, Plan::utf8_words,
-                              Plan::utf8_width, Plan::utf8_words_width};
+constexpr Plan all_plans[] = {Plan::newlines,          Plan::bytes_words,     Plan::bytes_width,
+                              Plan::bytes_words_width, Plan::utf8_chars,      Plan::utf8_words,
+                              Plan::utf8_width,        Plan::utf8_words_width};
 
 const UnitClasses &unit_classes(bool utf8, WordRule rule, bool nbsp) {
   static const fastwc::locale::CharClasses c_locale("C");
@@ -56,20 +56,20 @@ std::vector<Case> all_cases() {
   for (const Plan plan : all_plans)
     for (const WordRule rule : {WordRule::printable_constituents, WordRule::non_space_constituents})
       for (const bool nbsp : {true, false}) {
-      const bool utf8 = fastwc::count::kernels::decodes_utf8(plan);
-      const UnitClasses &classes = unit_classes(utf8, rule, nbsp);
-      REQUIRE(classes.ascii_matches_c_locale());
-      REQUIRE((utf8 || classes.bytes_match_c_locale()));
-      Request r{plan, rule == WordRule::non_space_constituents, true, classes.a0_separates(),
-                &classes};
-      const std::string name = "plan " + std::to_string(static_cast<int>(plan)) +
-                               (r.rule95 ? " 9.5" : " 9.1") + (nbsp ? " nbsp" : "");
-      out.push_back({r, name});
-      // GNU 9.11+ (which has the 9.5 rule) decodes with RFC 3629's rules.
-      if (utf8 && r.rule95) {
-        r.utf8_decoding = fastwc::Utf8Decoding::rfc3629;
-        out.push_back({r, name + " rfc3629"});
-      }
+        const bool utf8 = fastwc::count::kernels::decodes_utf8(plan);
+        const UnitClasses &classes = unit_classes(utf8, rule, nbsp);
+        REQUIRE(classes.ascii_matches_c_locale());
+        REQUIRE((utf8 || classes.bytes_match_c_locale()));
+        Request r{plan, rule == WordRule::non_space_constituents, true, classes.a0_separates(),
+                  &classes};
+        const std::string name = "plan " + std::to_string(static_cast<int>(plan)) +
+                                 (r.rule95 ? " 9.5" : " 9.1") + (nbsp ? " nbsp" : "");
+        out.push_back({r, name});
+        // GNU 9.11+ (which has the 9.5 rule) decodes with RFC 3629's rules.
+        if (utf8 && r.rule95) {
+          r.utf8_decoding = fastwc::Utf8Decoding::rfc3629;
+          out.push_back({r, name + " rfc3629"});
+        }
       }
   return out;
 }
@@ -99,8 +99,8 @@ std::string describe(const Outcome &o) {
          std::to_string(static_cast<int>(u.words.last)) + " L head " +
          std::to_string(u.width.head.a) + "," + std::to_string(u.width.head.b) +
          (u.width.head.has_tab ? "t" : "") + " max " + std::to_string(u.width.inner_max) +
-         " tail " + std::to_string(u.width.tail) + (u.width.has_break ? " br" : "") +
-         " utf8tail " + std::to_string(o.tail);
+         " tail " + std::to_string(u.width.tail) + (u.width.has_break ? " br" : "") + " utf8tail " +
+         std::to_string(o.tail);
 }
 
 /// Comparisons made so far (each test case checks that it made some).
@@ -137,11 +137,11 @@ std::string make(Style style, std::size_t size, std::mt19937 &rng) {
   std::uniform_int_distribution<int> byte(0, 255);
   std::uniform_int_distribution<int> ascii(0, 127);
   std::uniform_int_distribution<std::size_t> pick(0, 1 << 20);
-  static constexpr std::string_view text[] = {"the ", "cat\t", "sat\n", "  ", "on\r\n", "a\f",
-                                              "mat.", "x\001y", "\v", "12345678\t|"};
-  static constexpr std::string_view intl[] = {"é",  "Ж",     "中",  "😀",   "\u00a0", "\u2028",
-                                              "\u3000", "\u0378", "\u200b", "a", " ", "\n",
-                                              "\t", "\u0301", "\uffff"};
+  static constexpr std::string_view text[] = {"the ", "cat\t", "sat\n",  "  ", "on\r\n",
+                                              "a\f",  "mat.",  "x\001y", "\v", "12345678\t|"};
+  static constexpr std::string_view intl[] = {"é",      "Ж",      "中",     "😀",      "\u00a0",
+                                              "\u2028", "\u3000", "\u0378", "\u200b", "a",
+                                              " ",      "\n",     "\t",     "\u0301", "\uffff"};
   static constexpr std::string_view bad[] = {"\377",
                                              "\200",
                                              "\344\270",
@@ -161,25 +161,42 @@ std::string make(Style style, std::size_t size, std::mt19937 &rng) {
                                              "\360\200\200"};
   while (s.size() < size) {
     switch (style) {
-      case Style::newlines: s += '\n'; break;
-      case Style::spaces: s += ' '; break;
-      case Style::x80: s += '\x80'; break;
-      case Style::xff: s += '\xff'; break;
-      case Style::ascii: s += static_cast<char>(ascii(rng)); break;
-      case Style::text: s += text[pick(rng) % std::size(text)]; break;
-      case Style::utf8: s += intl[pick(rng) % std::size(intl)]; break;
-      case Style::invalid:
-        s += pick(rng) % 3 == 0 ? bad[pick(rng) % std::size(bad)] : intl[pick(rng) % std::size(intl)];
+      case Style::newlines:
+        s += '\n';
         break;
-      case Style::binary: s += static_cast<char>(byte(rng)); break;
+      case Style::spaces:
+        s += ' ';
+        break;
+      case Style::x80:
+        s += '\x80';
+        break;
+      case Style::xff:
+        s += '\xff';
+        break;
+      case Style::ascii:
+        s += static_cast<char>(ascii(rng));
+        break;
+      case Style::text:
+        s += text[pick(rng) % std::size(text)];
+        break;
+      case Style::utf8:
+        s += intl[pick(rng) % std::size(intl)];
+        break;
+      case Style::invalid:
+        s += pick(rng) % 3 == 0 ? bad[pick(rng) % std::size(bad)]
+                                : intl[pick(rng) % std::size(intl)];
+        break;
+      case Style::binary:
+        s += static_cast<char>(byte(rng));
+        break;
     }
   }
   s.resize(size);
   return s;
 }
 
-constexpr Style all_styles[] = {Style::newlines, Style::spaces, Style::x80,
-                                Style::xff,      Style::ascii,  Style::text,
+constexpr Style all_styles[] = {Style::newlines, Style::spaces,  Style::x80,
+                                Style::xff,      Style::ascii,   Style::text,
                                 Style::utf8,     Style::invalid, Style::binary};
 
 }  // namespace
@@ -214,9 +231,19 @@ TEST_CASE("kernels: fill patterns and random styles, lengths past 255 vectors") 
   const std::uint64_t before_case = comparisons;
   std::mt19937 rng(2);
   // 255 rounds of 64 bytes is the most an 8-bit counter may take.
-  const std::size_t lengths[] = {0,     1,     63,    64,    65,    255 * 64 - 1, 255 * 64,
-                                 255 * 64 + 1, 255 * 64 + 64, 256 * 64, 2 * 255 * 64 + 37,
-                                 65536 + 7, 300000};
+  const std::size_t lengths[] = {0,
+                                 1,
+                                 63,
+                                 64,
+                                 65,
+                                 255 * 64 - 1,
+                                 255 * 64,
+                                 255 * 64 + 1,
+                                 255 * 64 + 64,
+                                 256 * 64,
+                                 2 * 255 * 64 + 37,
+                                 65536 + 7,
+                                 300000};
   for (const Style style : all_styles)
     for (const std::size_t n : lengths) {
       CAPTURE(static_cast<int>(style));
@@ -256,10 +283,24 @@ TEST_CASE("kernels: sequences cut at every offset around block boundaries") {
   // Valid text, then a (possibly truncated or invalid) sequence placed so
   // that it straddles the first 64-byte block's end at each offset, then
   // more text: every way a block can end inside a sequence.
-  static constexpr std::string_view seqs[] = {
-      "\303\251", "\344\270\255", "\360\237\230\200", "\344\270", "\360\237\230", "\360\237",
-      "\303",     "\364\220\200\200", "\370\210\200\200\200", "\375\277\277\277\277\277",
-      "\340\200\200", "\355\240\200", "\300\200", "\200", "\377", "\u3000", "\u00a0", "\u2028"};
+  static constexpr std::string_view seqs[] = {"\303\251",
+                                              "\344\270\255",
+                                              "\360\237\230\200",
+                                              "\344\270",
+                                              "\360\237\230",
+                                              "\360\237",
+                                              "\303",
+                                              "\364\220\200\200",
+                                              "\370\210\200\200\200",
+                                              "\375\277\277\277\277\277",
+                                              "\340\200\200",
+                                              "\355\240\200",
+                                              "\300\200",
+                                              "\200",
+                                              "\377",
+                                              "\u3000",
+                                              "\u00a0",
+                                              "\u2028"};
   const std::string before = "Ж word\tend\n";
   for (const std::string_view seq : seqs)
     for (std::size_t at = 50; at <= 70; ++at) {

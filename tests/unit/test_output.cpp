@@ -2,7 +2,6 @@
 // The GNU output format: column order, widths from the stat pre-pass, names,
 // and message formatting.
 #include <doctest/doctest.h>
-
 #include <sys/stat.h>
 
 #include <limits>
@@ -44,16 +43,16 @@ InputStatus failed() {
 TEST_CASE("columns come in GNU's order whatever was selected") {
   Counts counts{1, 2, 12, 13, 11};
   CHECK(fastwc::out::format_count_line(counts, Selection::all(), 2, "f1") == " 1  2 12 13 11 f1\n");
-  CHECK(fastwc::out::format_count_line(counts, Selection{true, false, false, false, false}, 1, "f1") ==
-        "1 f1\n");
+  CHECK(fastwc::out::format_count_line(counts, Selection{true, false, false, false, false}, 1,
+                                       "f1") == "1 f1\n");
   CHECK(fastwc::out::format_count_line(counts, Selection::gnu_default(), 7, nullptr) ==
         "      1       2      13\n");
 }
 
 TEST_CASE("a count wider than the column overflows it") {
   Counts counts{0, 0, 0, 12345678, 0};
-  CHECK(fastwc::out::format_count_line(counts, Selection{true, false, false, true, false}, 7, nullptr) ==
-        "      0 12345678\n");
+  CHECK(fastwc::out::format_count_line(counts, Selection{true, false, false, true, false}, 7,
+                                       nullptr) == "      0 12345678\n");
 }
 
 TEST_CASE("a name with a newline is shell-quoted in the count line") {
@@ -79,8 +78,8 @@ TEST_CASE("width: 9.1 wraps the size sum, 9.3 saturates it") {
   using fastwc::input::number_width;
   const off_t four_eib = off_t{1} << 62;
   std::vector<InputStatus> huge(4, regular(four_eib));
-  CHECK(number_width(huge, false) == 1);   // 2^64 wraps to 0
-  CHECK(number_width(huge, true) == 20);   // UINT64_MAX has 20 digits
+  CHECK(number_width(huge, false) == 1);  // 2^64 wraps to 0
+  CHECK(number_width(huge, true) == 20);  // UINT64_MAX has 20 digits
 }
 
 TEST_CASE("format_message substitutes %s in order") {

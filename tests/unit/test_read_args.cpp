@@ -96,7 +96,8 @@ TEST_CASE("read options: values, suffixes and abbreviations") {
 
   CHECK(parse({"wc", "--read-size=4096"}).outcome.config->read.read_size == 4096);
   CHECK(parse({"wc", "--read-size=2MiB"}).outcome.config->read.read_size == std::size_t{2} << 20);
-  CHECK(parse({"wc", "--read-size=32M"}).outcome.config->read.read_size == fastwc::cli::max_read_size);
+  CHECK(parse({"wc", "--read-size=32M"}).outcome.config->read.read_size ==
+        fastwc::cli::max_read_size);
   CHECK(parse({"wc", "--io=auto"}).outcome.config->read.backend == IoBackend::automatic);
   CHECK(parse({"wc", "--io=pread"}).outcome.config->read.backend == IoBackend::pread);
   CHECK(parse({"wc", "--io=p"}).outcome.config->read.backend == IoBackend::pread);
@@ -115,14 +116,15 @@ TEST_CASE("read options: bad values are GNU-style errors with status 1") {
     const char *argument;
     const char *message;
   };
-  for (const Bad &bad : {Bad{"--jobs=0", "invalid --jobs argument"}, Bad{"--jobs=x", "invalid --jobs argument"},
-                         Bad{"--jobs=-1", "invalid --jobs argument"}, Bad{"--jobs= 2", "invalid --jobs argument"},
-                         Bad{"--jobs=257", "--jobs argument"}, Bad{"--jobs=2K", "invalid --jobs argument"},
-                         Bad{"--jobs=99999999999999999999999", "too large"},
-                         Bad{"--read-size=0", "invalid --read-size argument"},
-                         Bad{"--read-size=12X", "invalid suffix in --read-size argument"},
-                         Bad{"--read-size=33M", "--read-size argument"}, Bad{"--read-size=1G", "too large"},
-                         Bad{"--io=mmap", "invalid argument"}, Bad{"--io=", "ambiguous argument"}}) {
+  for (const Bad &bad :
+       {Bad{"--jobs=0", "invalid --jobs argument"}, Bad{"--jobs=x", "invalid --jobs argument"},
+        Bad{"--jobs=-1", "invalid --jobs argument"}, Bad{"--jobs= 2", "invalid --jobs argument"},
+        Bad{"--jobs=257", "--jobs argument"}, Bad{"--jobs=2K", "invalid --jobs argument"},
+        Bad{"--jobs=99999999999999999999999", "too large"},
+        Bad{"--read-size=0", "invalid --read-size argument"},
+        Bad{"--read-size=12X", "invalid suffix in --read-size argument"},
+        Bad{"--read-size=33M", "--read-size argument"}, Bad{"--read-size=1G", "too large"},
+        Bad{"--io=mmap", "invalid argument"}, Bad{"--io=", "ambiguous argument"}}) {
     CAPTURE(bad.argument);
     const auto p = parse({"wc", bad.argument, "f"});
     CHECK_FALSE(p.outcome.config);
@@ -160,8 +162,8 @@ TEST_CASE("read options: the environment, and the option winning over it") {
     ScopedEnv jobs("FASTWC_JOBS", "");
     CHECK(parse({"wc", "f"}).outcome.config->read.jobs == 0);
   }
-  for (const char *name :
-       {"FASTWC_JOBS", "FASTWC_IO", "FASTWC_READ_SIZE", "FASTWC_SERIAL_THRESHOLD", "FASTWC_URING_ASYNC"}) {
+  for (const char *name : {"FASTWC_JOBS", "FASTWC_IO", "FASTWC_READ_SIZE",
+                           "FASTWC_SERIAL_THRESHOLD", "FASTWC_URING_ASYNC"}) {
     CAPTURE(name);
     ScopedEnv bad(name, "bogus");
     auto p = parse({"wc", "f"});

@@ -33,7 +33,8 @@ ReadStats uring_stats() {
 
 TEST_CASE("read report: the --stats summary line") {
   CHECK(stats_summary("big", uring_stats()) ==
-        "big: 1.000 GiB in 0.142 s = 7.042 GiB/s (io_uring, 8 x 1 MiB registered, 2 workers, avx512bw)");
+        "big: 1.000 GiB in 0.142 s = 7.042 GiB/s (io_uring, 8 x 1 MiB registered, 2 workers, "
+        "avx512bw)");
 
   ReadStats stats = uring_stats();
   stats.registered = false;
@@ -43,17 +44,20 @@ TEST_CASE("read report: the --stats summary line") {
 
   stats.path = ReadStats::Path::read;
   stats.read_size = 4093;
-  CHECK(stats_summary("big", stats).find("(read(), 8 x 4093 B, 2 workers, avx512bw)") != std::string::npos);
+  CHECK(stats_summary("big", stats).find("(read(), 8 x 4093 B, 2 workers, avx512bw)") !=
+        std::string::npos);
 
   ReadStats serial;
   serial.bytes = 100;
   serial.wall_ns = 1'000'000;
   CHECK(stats_summary("'standard input'", serial) ==
-        "'standard input': 100 B in 0.001 s = 97.656 KiB/s (serial read(), 1 x 256 KiB, 1 worker, none)");
+        "'standard input': 100 B in 0.001 s = 97.656 KiB/s (serial read(), 1 x 256 KiB, 1 worker, "
+        "none)");
 }
 
 TEST_CASE("read report: the --stats stage line") {
   const std::string line = stats_stages("big", uring_stats());
-  CHECK(line.starts_with("big: stages: setup 0.250 ms; read 0.000 s in the kernel, 0.000 s waiting for buffers; "));
+  CHECK(line.starts_with(
+      "big: stages: setup 0.250 ms; read 0.000 s in the kernel, 0.000 s waiting for buffers; "));
   CHECK(line.find("1024 chunks (10 by oneTBB workers), 0 retried reads") != std::string::npos);
 }

@@ -185,8 +185,8 @@ TEST_CASE("reference counter: spec 1.6 grid, C locale (9.1 and 9.5)") {
     // Under 9.5+ byte 0xA0 is a no-break space in C (gnulib's btoc32), so
     // POSIXLY_CORRECT joins what it separated.
     if (row.input.find('\240') != std::string_view::npos) {
-      CHECK(count_one(row.input, make_options(Encoding::single_byte, WordRule::non_space_constituents,
-                                              false))
+      CHECK(count_one(row.input,
+                      make_options(Encoding::single_byte, WordRule::non_space_constituents, false))
                 .words < want95.words);
     }
   }

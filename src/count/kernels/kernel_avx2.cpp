@@ -37,7 +37,8 @@ struct IsaOps<xsimd::avx2> {
   /// Each byte shifted right by K bits.
   template <int K>
   static batch shift_right(batch v) noexcept {
-    return batch(_mm256_and_si256(_mm256_srli_epi16(v, K), _mm256_set1_epi8(static_cast<char>(0xFF >> K))));
+    return batch(
+        _mm256_and_si256(_mm256_srli_epi16(v, K), _mm256_set1_epi8(static_cast<char>(0xFF >> K))));
   }
   static batch lookup(batch table, batch index) noexcept {
     return batch(_mm256_shuffle_epi8(table, index));

@@ -38,7 +38,8 @@ struct IsaOps<xsimd::avx512bw> {
   /// Each byte shifted right by K bits.
   template <int K>
   static batch shift_right(batch v) noexcept {
-    return batch(_mm512_and_si512(_mm512_srli_epi16(v, K), _mm512_set1_epi8(static_cast<char>(0xFF >> K))));
+    return batch(
+        _mm512_and_si512(_mm512_srli_epi16(v, K), _mm512_set1_epi8(static_cast<char>(0xFF >> K))));
   }
   static batch lookup(batch table, batch index) noexcept {
     return batch(_mm512_shuffle_epi8(table, index));

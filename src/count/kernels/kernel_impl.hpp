@@ -37,7 +37,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <utility>
-
 #include <xsimd/xsimd.hpp>
 
 #include "count/kernels/kernel.hpp"
@@ -152,8 +151,7 @@ struct SimdKernel {
   /// bits at and above `end` are not units. a0_sep: byte A0 separates
   /// words (Request::a0_separates).
   template <bool Rule95, bool Words, bool Width>
-  static void c_block(UnitAccumulator &acc, const Block &b, std::size_t end,
-                      bool a0_sep) noexcept {
+  static void c_block(UnitAccumulator &acc, const Block &b, std::size_t end, bool a0_sep) noexcept {
     const std::uint64_t live = live_mask(end);
     acc.summary.lines += popcount(newline_bits(b) & live);
     if constexpr (Words) {
@@ -222,15 +220,15 @@ struct SimdKernel {
   // Validator tables: each bit is an error that needs a condition on the
   // previous byte's high nibble, its low nibble and this byte's high
   // nibble; an error is present when all three lookups have its bit.
-  static constexpr std::uint8_t too_short = 1 << 0;   // lead not followed by a continuation
-  static constexpr std::uint8_t too_long = 1 << 1;    // continuation after ASCII
-  static constexpr std::uint8_t overlong3 = 1 << 2;   // E0 80..9F
-  static constexpr std::uint8_t too_large = 1 << 3;   // F4 90..BF, F5..FF + continuation
-  static constexpr std::uint8_t surrogate = 1 << 4;   // ED A0..BF
-  static constexpr std::uint8_t overlong2 = 1 << 5;   // C0, C1 + continuation
-  static constexpr std::uint8_t large1000 = 1 << 6;   // F5..FF 80..8F; shared with ...
-  static constexpr std::uint8_t overlong4 = 1 << 6;   // ... F0 80..8F (told apart by the low nibble)
-  static constexpr std::uint8_t two_conts = 1 << 7;   // continuation after continuation
+  static constexpr std::uint8_t too_short = 1 << 0;  // lead not followed by a continuation
+  static constexpr std::uint8_t too_long = 1 << 1;   // continuation after ASCII
+  static constexpr std::uint8_t overlong3 = 1 << 2;  // E0 80..9F
+  static constexpr std::uint8_t too_large = 1 << 3;  // F4 90..BF, F5..FF + continuation
+  static constexpr std::uint8_t surrogate = 1 << 4;  // ED A0..BF
+  static constexpr std::uint8_t overlong2 = 1 << 5;  // C0, C1 + continuation
+  static constexpr std::uint8_t large1000 = 1 << 6;  // F5..FF 80..8F; shared with ...
+  static constexpr std::uint8_t overlong4 = 1 << 6;  // ... F0 80..8F (told apart by the low nibble)
+  static constexpr std::uint8_t two_conts = 1 << 7;  // continuation after continuation
   static constexpr std::uint8_t any_low = too_short | too_long | two_conts;
 
   static B table(std::uint8_t t0, std::uint8_t t1, std::uint8_t t2, std::uint8_t t3,
@@ -258,10 +256,10 @@ struct SimdKernel {
                               too_short,                                               // D
                               too_short | overlong3 | surrogate,                       // E
                               too_short | too_large | large1000 | overlong4);          // F
-    const B prev_low = table(any_low | overlong3 | overlong2 | overlong4,  // 0
-                             any_low | overlong2,                          // 1
-                             any_low, any_low,                             // 2, 3
-                             any_low | too_large,                          // 4
+    const B prev_low = table(any_low | overlong3 | overlong2 | overlong4,              // 0
+                             any_low | overlong2,                                      // 1
+                             any_low, any_low,                                         // 2, 3
+                             any_low | too_large,                                      // 4
                              any_low | too_large | large1000, any_low | too_large | large1000,
                              any_low | too_large | large1000, any_low | too_large | large1000,
                              any_low | too_large | large1000, any_low | too_large | large1000,
@@ -272,9 +270,9 @@ struct SimdKernel {
     const B cur_high =
         table(lead, lead, lead, lead, lead, lead, lead, lead,
               too_long | overlong2 | two_conts | overlong3 | large1000 | overlong4,  // 8
-              too_long | overlong2 | two_conts | overlong3 | too_large,             // 9
-              too_long | overlong2 | two_conts | surrogate | too_large,             // A
-              too_long | overlong2 | two_conts | surrogate | too_large,             // B
+              too_long | overlong2 | two_conts | overlong3 | too_large,              // 9
+              too_long | overlong2 | two_conts | surrogate | too_large,              // A
+              too_long | overlong2 | two_conts | surrogate | too_large,              // B
               lead, lead, lead, lead);
     return {prev_high, prev_low, cur_high};
   }
@@ -364,9 +362,8 @@ struct SimdKernel {
       const M need4 = Isa::le(B(0xF8), v);
       const M need5 = Isa::le(B(0xFC), v);
       const B n1 = next[0].v[l];
-      M fail = (need1 & !cont(n1)) | (need2 & !cont(next[1].v[l])) |
-               (need3 & !cont(next[2].v[l])) | (need4 & !cont(next[3].v[l])) |
-               (need5 & !cont(next[4].v[l]));
+      M fail = (need1 & !cont(n1)) | (need2 & !cont(next[1].v[l])) | (need3 & !cont(next[2].v[l])) |
+               (need4 & !cont(next[3].v[l])) | (need5 & !cont(next[4].v[l]));
       // Leads that never start a character: C0, C1 (always overlong), FE,
       // FF; overlong forms and surrogates, decided by the second byte.
       fail = fail | ((v & B(0xFE)) == B(0xC0)) | Isa::le(first_bad_lead, v) |
@@ -389,7 +386,11 @@ struct SimdKernel {
     std::size_t end = 64;
     for (std::uint64_t tail = lead >> 58; tail != 0; tail &= tail - 1) {
       const unsigned i = 58 + static_cast<unsigned>(__builtin_ctzll(tail));
-      const unsigned length = q[i] < 0xE0 ? 2 : q[i] < 0xF0 ? 3 : q[i] < 0xF8 ? 4 : q[i] < 0xFC ? 5 : 6;
+      const unsigned length = q[i] < 0xE0   ? 2
+                              : q[i] < 0xF0 ? 3
+                              : q[i] < 0xF8 ? 4
+                              : q[i] < 0xFC ? 5
+                                            : 6;
       if (i + length > 64) {
         end = i;
         break;
@@ -397,8 +398,8 @@ struct SimdKernel {
     }
     std::uint64_t invalid = 0;
     if constexpr (Invalid) {
-      const std::uint64_t covered = (lead << 1) | (longer[0] << 2) | (longer[1] << 3) |
-                                    (longer[2] << 4) | (longer[3] << 5);
+      const std::uint64_t covered =
+          (lead << 1) | (longer[0] << 2) | (longer[1] << 3) | (longer[2] << 4) | (longer[3] << 5);
       invalid = high & ~lead & ~covered;
     }
     return {~high, lead, invalid, end};
@@ -408,10 +409,10 @@ struct SimdKernel {
   /// a lead's low nibble selects a byte whose bits 0-3 (or 4-7) say, for
   /// high nibbles C-F, whether the plane holds it.
   struct LeadTables {
-    B class_con;   ///< bits 0-3: same_class, bits 4-7: constituent
-    B width_one;   ///< bits 0-3: same_width, bits 4-7: width1
-    B width_two;   ///< bits 0-3: width2
-    B high_select; ///< high nibble C-F: 0x11 << (nibble - 0xC)
+    B class_con;              ///< bits 0-3: same_class, bits 4-7: constituent
+    B width_one;              ///< bits 0-3: same_width, bits 4-7: width1
+    B width_two;              ///< bits 0-3: width2
+    B high_select;            ///< high nibble C-F: 0x11 << (nibble - 0xC)
     const std::uint8_t *bmp;  ///< LeadPlanes::bmp
   };
 
@@ -423,7 +424,8 @@ struct SimdKernel {
       const auto put = [&](unsigned table, std::uint64_t plane, unsigned shift) {
         if (((plane >> k) & 1) != 0)
           for (unsigned lane = 0; lane < 64; lane += 16)
-            t[table][lane + lo] = static_cast<std::uint8_t>(t[table][lane + lo] | (1u << (hi + shift)));
+            t[table][lane + lo] =
+                static_cast<std::uint8_t>(t[table][lane + lo] | (1u << (hi + shift)));
       };
       put(0, planes.same_class, 0);
       put(0, planes.constituent, 4);
@@ -875,11 +877,13 @@ struct SimdKernel {
         return out;
       }
       case Plan::bytes_words:
-        return r.rule95 ? bytes_plan<true, true, false>(r, p, n) : bytes_plan<false, true, false>(r, p, n);
+        return r.rule95 ? bytes_plan<true, true, false>(r, p, n)
+                        : bytes_plan<false, true, false>(r, p, n);
       case Plan::bytes_width:
         return bytes_plan<false, false, true>(r, p, n);
       case Plan::bytes_words_width:
-        return r.rule95 ? bytes_plan<true, true, true>(r, p, n) : bytes_plan<false, true, true>(r, p, n);
+        return r.rule95 ? bytes_plan<true, true, true>(r, p, n)
+                        : bytes_plan<false, true, true>(r, p, n);
       case Plan::utf8_chars:
         return utf8_plan<false, false, false>(r, p, n);
       case Plan::utf8_words:

@@ -125,8 +125,8 @@ bool classify_multibyte(const UnitClasses &classes, const std::uint8_t *q, std::
   bool refreshed = false;
   for (; seen != 0; seen &= seen - 1) {
     const unsigned slot = static_cast<unsigned>(__builtin_ctzll(seen));
-    refreshed = classes.note_slow_lead(static_cast<std::uint8_t>(0xC0 + slot), per_lead[slot]) ||
-                refreshed;
+    refreshed =
+        classes.note_slow_lead(static_cast<std::uint8_t>(0xC0 + slot), per_lead[slot]) || refreshed;
   }
   return refreshed;
 }
