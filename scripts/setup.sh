@@ -124,8 +124,10 @@ if $run_tests; then
   # not pulled in by --no-install-recommends) build the fuzz targets;
   # dpkg-dev (dpkg-source) unpacks the coreutils sources whose wc tests the
   # gnu suite runs, and locales has the sources of the locales they use;
-  # bash-completion and zsh let the completion test run both completions.
-  packages+=(doctest-dev cmake groff-base clang libclang-rt-14-dev dpkg-dev locales bash-completion zsh)
+  # bash-completion and zsh let the completion test run both completions;
+  # clang-format is the lint suite's formatter (Debian 12's is version 14).
+  packages+=(doctest-dev cmake groff-base clang libclang-rt-14-dev dpkg-dev locales bash-completion zsh
+    clang-format)
 fi
 
 missing=()

@@ -507,7 +507,7 @@ int WcRun::run() {
   }
 
   // No operands means standard input; an empty --files0-from list means
-  // nothing at all (wc-spec.md §3.4).
+  // nothing at all (GNU wc.c's main: no name, no count).
   if (ok && implicit_stdin) ok &= count_name(nullptr, statuses[0]);
 
   print_total(list->names_produced());

@@ -24,7 +24,7 @@ struct Config {
   TotalMode total_mode = TotalMode::automatic;
   bool debug = false;
   /// fastwc's own --jobs, --io, --read-size (else FASTWC_JOBS, FASTWC_IO,
-  /// FASTWC_READ_SIZE): how large inputs are read (issue #4).
+  /// FASTWC_READ_SIZE): how large inputs are read.
   ReadOptions read;
   /// --stats: per-input backend, sizes, stage times and throughput on stderr.
   bool stats = false;

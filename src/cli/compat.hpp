@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Which GNU wc version fastwc imitates (FASTWC_COMPAT, else the build's
 // default), and every observable behaviour that version decides. Each flag
-// names the coreutils release that introduced the change (wc-spec.md §6).
+// names the coreutils release that introduced the change (its NEWS entry).
 #pragma once
 
 #include <compare>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The names wc is asked to count: the operands, or the NUL-separated list
 // of --files0-from=F, which GNU loads whole when it is a small regular file
-// and otherwise reads one name at a time (wc-spec.md §3.4).
+// and otherwise reads one name at a time (GNU wc.c's main, argv_iter).
 #pragma once
 
 #include <cstdio>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // GNU wc's pre-pass: before reading anything it stats every input to choose
-// one column width for all lines (wc-spec.md §2.2), and the -c shortcut later
-// reuses these stats when there are several inputs (§4.1).
+// one column width for all lines (GNU wc.c's compute_number_width), and the
+// -c shortcut later reuses these stats when there are several inputs.
 #pragma once
 
 #include <sys/stat.h>

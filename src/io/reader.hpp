@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The contract between a reader (the one thread that talks to the kernel)
-// and the pipeline that counts what it reads (C12): the reader takes empty
+// and the pipeline that counts what it reads: the reader takes empty
 // buffers from a ReaderPort, fills them, and hands them back as Chunks
 // numbered in file order; the port returns each buffer once it has been
 // counted. Two readers implement it: ReadReader (read(2)) and UringReader

@@ -27,7 +27,7 @@ SizeShortcut count_bytes_from_size(int fd, input::InputStatus &status, off_t cur
                                    bool moves_offset) noexcept {
   SizeShortcut result;
   // With several inputs GNU reuses the pre-pass stat, so a file that grew
-  // since start-up is reported at its old size (wc-spec.md §4.1).
+  // since start-up is reported at its old size (GNU wc.c's wc_file).
   if (status.failed > 0) status.failed = fstat(fd, &status.st);
   if (status.failed != 0 || !usable_st_size(status.st) || status.st.st_size < 0) return result;
 
@@ -50,7 +50,7 @@ SizeShortcut count_bytes_from_size(int fd, input::InputStatus &status, off_t cur
   // A size that is a page multiple may be a /proc or /sys file that lies
   // about its size: trust only all but the last block and read the rest.
   // GNU seeks *relative* by hi, which miscounts when stdin starts at a
-  // non-zero offset below hi; this quirk is kept (wc-spec.md §4.1, S04).
+  // non-zero offset below hi; this quirk is kept (GNU wc.c's wc, `lseek (fd, hi, SEEK_CUR)`).
   off_t hi = end - end % (block_size(status.st) + 1);
   if (0 <= current_offset && current_offset < hi && lseek(fd, hi, SEEK_CUR) >= 0) {
     result.bytes = static_cast<std::uint64_t>(hi - current_offset);

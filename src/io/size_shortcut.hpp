@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // GNU wc's byte-count shortcut (wc -c, and -m in a single-byte locale): the
 // size comes from st_size where that can be trusted, so the file need not be
-// read (wc-spec.md §4.1). Every quirk of GNU's version is kept on purpose.
+// read (GNU wc.c's wc, usable_st_size). Every quirk of GNU's version is kept on purpose.
 #pragma once
 
 #include <sys/types.h>

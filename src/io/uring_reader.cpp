@@ -9,7 +9,7 @@
 // would have seen. A short read is not EOF: the rest is asked for again,
 // and only a read returning 0 ends the input.
 //
-// A completion that does not come (issue #6): every check_ms without one,
+// A completion that does not come: every check_ms without one,
 // the reader asks the kernel to cancel each read still out, without
 // waiting (IORING_REGISTER_SYNC_CANCEL). A read the kernel is running is
 // left to finish, as a blocked read(2) would be; one it had not started

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The io_uring reader (C13): one ring owned by the reader thread, the pool
+// The io_uring reader: one ring owned by the reader thread, the pool
 // registered as fixed buffers, `depth` reads in flight at increasing
 // offsets, short reads resubmitted for the rest, -EAGAIN and -EINTR retried,
 // chunks delivered in file order however the completions arrive. Where the

@@ -87,7 +87,7 @@ std::string format_message(std::string_view format, std::initializer_list<std::s
 
 void report(int errnum, std::string_view message) noexcept {
   // error() flushes stdout first so that count lines and diagnostics keep
-  // their order when both go to one file (wc-spec.md §3.2).
+  // their order when both go to one file (gnulib's error.c).
   std::fflush(stdout);
   std::fprintf(stderr, "%s: %.*s", g_program_name, static_cast<int>(message.size()),
                message.data());

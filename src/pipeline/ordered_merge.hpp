@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The in-order merge of chunk summaries (C10, C15): chunks are counted in
+// The in-order merge of chunk summaries: chunks are counted in
 // any order on any thread, and their summaries are merged strictly in file
 // order (sequence numbers), which is all that ChunkCounter::merge needs to
 // give exactly the serial counts, since it is associative but not

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The parallel counting pipeline for one large input (C15): a dedicated
+// The parallel counting pipeline for one large input: a dedicated
 // reader thread fills pool buffers (io_uring or read(2), src/io/), hands
 // them through a bounded lock-free queue to the counting threads (the
 // calling thread and oneTBB workers), which summarize each buffer while it

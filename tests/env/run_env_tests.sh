@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# Real-environment tests (issue #6): fastwc where the system gets in the way,
+# Real-environment tests: fastwc where the system gets in the way,
 # compared with the system's GNU wc wherever that is meaningful.
 #
 #   tests/env/run_env_tests.sh FASTWC_BINARY        (meson test --suite env)

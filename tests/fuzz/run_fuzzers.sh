@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# Runs each libFuzzer target for a bounded time (issue #6; CI runs it).
+# Runs each libFuzzer target for a bounded time (CI runs it).
 #
 #   tests/fuzz/run_fuzzers.sh BUILDDIR [SECONDS] [TARGET]...
 #

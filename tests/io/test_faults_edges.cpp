@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Faults at the io::Sys seam that test_faults.cpp leaves out (issue #6):
+// Faults at the io::Sys seam that test_faults.cpp leaves out:
 //  - a read or ring completion that stalls for a while: waited for, with
 //    every thread asleep (no spinning), and the counts unchanged;
 //  - a ring completion that never comes, or comes back -ECANCELED: the read
