@@ -156,7 +156,7 @@ def evaluate(b, rss_rows):
         "files0", ("small", "-l", "files0", "C.UTF-8"),
         "system time: per file a stat (pre-pass), openat, two reads and close on one of the CPUs, and the line's "
         "write on the main thread; both CPUs work (the pre-pass and the files are shared out, "
-        "`pipeline/ordered_fanout.hpp`). Batching the same calls through io_uring was only a few per cent faster "
+        "`support/ordered_fanout.hpp`). Batching the same calls through io_uring was only a few per cent faster "
         "than plain calls (`bench/pipeline/small_files_loop`)."))
     # 5. A pipe.
     goals.append(_vs_gnu(

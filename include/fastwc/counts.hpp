@@ -41,4 +41,11 @@ struct Selection {
   friend bool operator==(const Selection &, const Selection &) = default;
 };
 
+/// The result of counting a file: when error is non-zero (an errno value),
+/// counts hold what was counted before the error, as GNU wc prints them.
+struct CountResult {
+  Counts counts;
+  int error = 0;
+};
+
 }  // namespace fastwc

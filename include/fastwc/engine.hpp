@@ -51,13 +51,6 @@ class Counter {
 /// Counts one complete buffer.
 Counts count_buffer(std::span<const std::byte> bytes, const CountOptions &options);
 
-/// The result of counting a file: when error is non-zero (an errno value),
-/// counts hold what was counted before the error, as GNU wc prints them.
-struct CountResult {
-  Counts counts;
-  int error = 0;
-};
-
 /// Reads fd from its current offset to end of file and counts every byte
 /// read, with the default ReadOptions. Does not close fd.
 CountResult count_fd(int fd, const CountOptions &options);

@@ -6,6 +6,7 @@
 // include/fastwc/: no liburing or oneTBB type appears here.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -26,6 +27,10 @@ enum class IoBackend : std::uint8_t {
 
 /// "auto", "uring", "read" or "pread".
 const char *io_backend_name(IoBackend backend) noexcept;
+
+/// The counting threads that ReadOptions::jobs = 0 stands for: the CPUs
+/// this process may use (sched_getaffinity, capped by a cgroup v2 cpu.max).
+unsigned default_jobs() noexcept;
 
 /// Whether io_uring reads go to a pool registered with the ring
 /// (io_uring_register_buffers, READ_FIXED). Registration pins the pool,
@@ -77,6 +82,10 @@ struct ReadOptions {
   /// wait, i.e. when counting is slower than reading. 1: a task for every
   /// chunk when jobs > 1.
   std::size_t worker_backlog = 2;
+  /// When set, the bytes each read returns are added to it (relaxed, from
+  /// whichever thread read them) as they arrive: a progress meter on
+  /// another thread may poll it.
+  std::atomic<std::uint64_t> *bytes_read = nullptr;
 
   friend bool operator==(const ReadOptions &, const ReadOptions &) = default;
 };

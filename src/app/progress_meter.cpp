@@ -9,8 +9,8 @@
 #include <chrono>
 #include <cstdio>
 
-#include "io/clock.hpp"
 #include "out/messages.hpp"
+#include "support/clock.hpp"
 
 namespace fastwc::app {
 
@@ -87,8 +87,7 @@ std::string format_progress(const char *program, const std::string &name, std::u
   return line;
 }
 
-ProgressMeter::ProgressMeter(int fd)
-    : fd_(fd), sys_(io::Sys::real(), bytes_), thread_([this] { run(); }) {}
+ProgressMeter::ProgressMeter(int fd) : fd_(fd), thread_([this] { run(); }) {}
 
 ProgressMeter::~ProgressMeter() {
   {
@@ -105,7 +104,7 @@ void ProgressMeter::begin(std::string name, std::uint64_t total) {
   bytes_.store(0, std::memory_order_relaxed);
   name_ = std::move(name);
   total_ = total;
-  started_ns_ = io::now_ns();
+  started_ns_ = support::now_ns();
   active_ = true;
 }
 
@@ -122,7 +121,7 @@ void ProgressMeter::run() {
     // uncontended locks and no system call, even in a list of 100,000.
     wake_.wait_for(lock, refresh_period, [this] { return stop_; });
     if (stop_ || !active_) continue;
-    const std::uint64_t now = io::now_ns();
+    const std::uint64_t now = support::now_ns();
     if (now - started_ns_ >= delay_ns) draw_locked(now);
   }
 }

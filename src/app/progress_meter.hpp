@@ -17,8 +17,6 @@
 #include <string>
 #include <thread>
 
-#include "io/byte_counting_sys.hpp"
-
 namespace fastwc::app {
 
 /// The meter's text, without "\r": "12.0 MiB of 256.0 MiB (4%), 45.6 MiB/s,
@@ -36,8 +34,9 @@ class ProgressMeter {
   ProgressMeter(const ProgressMeter &) = delete;
   ProgressMeter &operator=(const ProgressMeter &) = delete;
 
-  /// The Sys to read the current input through.
-  io::Sys &io() noexcept { return sys_; }
+  /// The counter that the current input's reads add to (ReadOptions's
+  /// bytes_read).
+  std::atomic<std::uint64_t> *bytes_read() noexcept { return &bytes_; }
 
   /// An input starts: `name` quoted, `total` its size in bytes, 0 when
   /// unknown.
@@ -55,7 +54,6 @@ class ProgressMeter {
 
   const int fd_;
   std::atomic<std::uint64_t> bytes_{0};
-  io::ByteCountingSys sys_;
   std::mutex mutex_;
   std::condition_variable wake_;  ///< only to stop the thread
   bool stop_ = false;             ///< guarded by mutex_

@@ -20,18 +20,16 @@
 
 #include "app/progress_meter.hpp"
 #include "app/read_report.hpp"
-#include "count/dispatch.hpp"
+#include "fastwc/diagnostics.hpp"
 #include "fastwc/engine.hpp"
 #include "input/input_list.hpp"
+#include "input/size_shortcut.hpp"
 #include "input/stat_prepass.hpp"
-#include "io/size_shortcut.hpp"
 #include "out/count_line.hpp"
 #include "out/messages.hpp"
 #include "out/quote.hpp"
 #include "out/stdout_sink.hpp"
-#include "pipeline/fd_counter.hpp"
-#include "pipeline/ordered_fanout.hpp"
-#include "pipeline/resources.hpp"
+#include "support/ordered_fanout.hpp"
 
 namespace fastwc::app {
 
@@ -69,7 +67,7 @@ struct FileOutcome {
   int close_error = 0;
 };
 
-using FileFanout = pipeline::OrderedFanout<FileOutcome>;
+using FileFanout = support::OrderedFanout<FileOutcome>;
 
 /// Lists of at least this many small files are counted on several threads:
 /// a thread costs about as much to start as 20 small files to count.
@@ -106,7 +104,8 @@ class WcRun {
   int run();
 
  private:
-  InputCounts measure(int fd, input::InputStatus &status, off_t offset, io::Sys &sys) const;
+  InputCounts measure(int fd, input::InputStatus &status, off_t offset,
+                      std::atomic<std::uint64_t> *bytes_read) const;
   InputCounts measure_with_progress(int fd, const char *name, input::InputStatus &status,
                                     off_t offset);
   bool report(const char *name, const InputCounts &measured);
@@ -168,14 +167,14 @@ void WcRun::print_debug_line() {
   hardware_line_printed_ = true;
   // GNU asks __builtin_cpu_supports (gnulib's cpu_supports from 9.8, which
   // also honours GLIBC_TUNABLES' glibc.cpu.hwcaps masks); fastwc asks the C
-  // library's record of the same CPUID bits (count::detect_cpu_features),
+  // library's record of the same CPUID bits (fastwc::cpu_support),
   // because libgcc's __cpu_indicator_init, linked in by
   // __builtin_cpu_supports, runs CPUID at every start-up, and CPUID traps
   // to the hypervisor in virtual machines.
-  const count::CpuFeatures cpu = count::detect_cpu_features();
+  const CpuSupport cpu = cpu_support();
   const char *tunables = compat_.debug_honours_hwcaps() ? std::getenv("GLIBC_TUNABLES") : nullptr;
   auto supports = [tunables](bool present, std::string_view hwcap) {
-    return present && count::hwcap_allowed(tunables, hwcap);
+    return present && hwcap_allowed(tunables, hwcap);
   };
   // 9.9+ try AVX-512 first (avx512f and avx512bw) and say so either way.
   if (compat_.reports_avx512()) {
@@ -192,20 +191,22 @@ void WcRun::print_debug_line() {
 /// Below this size, readahead advice is not worth its system call.
 constexpr off_t small_file_bytes = 128 * 1024;
 
-/// `sys` carries the reads: io::Sys::real(), or the progress meter's.
-InputCounts WcRun::measure(int fd, input::InputStatus &status, off_t offset, io::Sys &sys) const {
+/// `bytes_read`, when not null, is the progress meter's byte counter.
+InputCounts WcRun::measure(int fd, input::InputStatus &status, off_t offset,
+                           std::atomic<std::uint64_t> *bytes_read) const {
+  ReadOptions read_options = config_.read;
+  read_options.bytes_read = bytes_read;
   InputCounts measured;
   Counts &counts = measured.counts;
   if (bytes_only()) {
     auto shortcut =
-        io::count_bytes_from_size(fd, status, offset, compat_.size_shortcut_moves_offset());
+        input::count_bytes_from_size(fd, status, offset, compat_.size_shortcut_moves_offset());
     counts.bytes = shortcut.bytes;
     if (shortcut.read_rest) {
       posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
       CountOptions bytes_options = options_;
       bytes_options.selection = Selection{false, false, false, true, false};
-      CountResult rest =
-          pipeline::count_fd_with(fd, bytes_options, config_.read, sys, &measured.stats);
+      CountResult rest = count_fd(fd, bytes_options, read_options, &measured.stats);
       counts.bytes += rest.counts.bytes;
       measured.read_error = rest.error;
     }
@@ -217,7 +218,7 @@ InputCounts WcRun::measure(int fd, input::InputStatus &status, off_t offset, io:
     const bool small_file =
         status.failed == 0 && S_ISREG(status.st.st_mode) && status.st.st_size < small_file_bytes;
     if (!small_file) posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-    CountResult result = pipeline::count_fd_with(fd, options_, config_.read, sys, &measured.stats);
+    CountResult result = count_fd(fd, options_, read_options, &measured.stats);
     counts = result.counts;
     measured.read_error = result.error;
   }
@@ -253,7 +254,7 @@ bool WcRun::report(const char *name, const InputCounts &measured) {
 /// input, where the meter would mix with what the user types.
 InputCounts WcRun::measure_with_progress(int fd, const char *name, input::InputStatus &status,
                                          off_t offset) {
-  if (!progress_ || isatty(fd) == 1) return measure(fd, status, offset, io::Sys::real());
+  if (!progress_ || isatty(fd) == 1) return measure(fd, status, offset, nullptr);
   std::uint64_t total = 0;
   struct stat st {};
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -262,7 +263,7 @@ InputCounts WcRun::measure_with_progress(int fd, const char *name, input::InputS
   }
   progress_->begin(
       out::quote_file_name_for_diagnostic(name ? name : out::translate("standard input")), total);
-  InputCounts measured = measure(fd, status, offset, progress_->io());
+  InputCounts measured = measure(fd, status, offset, progress_->bytes_read());
   progress_->end();
   return measured;
 }
@@ -306,7 +307,7 @@ bool WcRun::count_name_ahead(const char *name, input::InputStatus &status,
     outcome.open_error = errno;
     return true;
   }
-  outcome.input = measure(fd, status, 0, io::Sys::real());
+  outcome.input = measure(fd, status, 0, nullptr);
   if (close(fd) != 0) outcome.close_error = errno;
   return true;
 }
@@ -328,7 +329,7 @@ bool WcRun::report_ahead(const char *name, const FileOutcome &outcome) {
 
 /// --jobs, else the CPUs this process may use; capped for huge machines.
 unsigned WcRun::usable_threads() const {
-  const unsigned jobs = config_.read.jobs != 0 ? config_.read.jobs : pipeline::usable_cpus();
+  const unsigned jobs = config_.read.jobs != 0 ? config_.read.jobs : default_jobs();
   return std::min(jobs, fanout_max_threads);
 }
 
@@ -424,7 +425,7 @@ void WcRun::print_total(std::size_t names) {
 }
 
 int WcRun::run() {
-  auto list = input::InputList::open(config_);
+  auto list = input::InputList::open(config_.files0_from, config_.operands);
   if (!list) return 1;
 
   // The names known before reading: the operands, a loaded list, or the

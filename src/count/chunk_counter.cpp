@@ -47,7 +47,7 @@
 
 #include <cstring>
 
-#include "count/gnu_read_loop.hpp"
+#include "count/gnu_reads.hpp"
 #include "count/kernels/apply_unit.hpp"
 #include "count/unit_classes.hpp"
 #include "count/utf8_decoder.hpp"
@@ -110,7 +110,7 @@ bool ChunkCounter::supports(const CountOptions &options) noexcept {
   // decoded: -l and -lc count newline bytes there too (GNU's wc_lines), and
   // decoding would lose a newline that a stateful converter (BIG5-HKSCS)
   // swallows. GNU 9.5+'s rescan quirk makes word counts depend on where
-  // reads fall, which no summary of a chunk can know (gnu_read_loop.hpp
+  // reads fall, which no summary of a chunk can know (engine/gnu_read_loop.hpp
   // reads as GNU does instead).
   if (options.encoding == Encoding::other_multibyte && decodes_characters(options)) return false;
   return !needs_gnu_read_boundaries(options);

@@ -42,13 +42,14 @@ bool read_name(std::FILE *stream, char *&line, std::size_t &capacity, std::strin
 
 }  // namespace
 
-std::optional<InputList> InputList::open(const cli::Config &config) {
+std::optional<InputList> InputList::open(const std::optional<std::string> &files0_from,
+                                         const std::vector<std::string> &operands) {
   InputList list;
-  if (!config.files0_from) {
-    list.names_ = config.operands;
+  if (!files0_from) {
+    list.names_ = operands;
     return list;
   }
-  const std::string &list_name = *config.files0_from;
+  const std::string &list_name = *files0_from;
   std::FILE *stream = list_name == "-" ? stdin : std::fopen(list_name.c_str(), "r");
   if (!stream) {
     out::report(errno, out::format_message(out::translate("cannot open %s for reading"),

@@ -9,16 +9,16 @@
 #include <string>
 #include <vector>
 
-#include "cli/args.hpp"
-
 namespace fastwc::input {
 
 class InputList {
  public:
-  /// Builds the list for a parsed command line. A list file that cannot be
-  /// opened or loaded is fatal in GNU wc: the diagnostic is printed and
+  /// The operands, or the names in the file --files0-from names ("-":
+  /// standard input) when `files0_from` is given. A list file that cannot
+  /// be opened or loaded is fatal in GNU wc: the diagnostic is printed and
   /// nothing is returned (exit status 1).
-  static std::optional<InputList> open(const cli::Config &config);
+  static std::optional<InputList> open(const std::optional<std::string> &files0_from,
+                                       const std::vector<std::string> &operands);
 
   InputList(InputList &&other) noexcept;
   InputList &operator=(InputList &&) = delete;

@@ -4,13 +4,13 @@
 
 #include <cerrno>
 
-#include "io/clock.hpp"
+#include "support/clock.hpp"
 
 namespace fastwc::io {
 
 ReadEnd ReadReader::run(ReaderPort &port) noexcept {
   report_.path = ReadStats::Path::read;
-  report_.ready_at_ns = now_ns();
+  report_.ready_at_ns = support::now_ns();
   ReadEnd end;
   const std::size_t size = pool_.size();
   for (;;) {
@@ -21,7 +21,7 @@ ReadEnd ReadReader::run(ReaderPort &port) noexcept {
     // reads. Whether bytes arrive in one read or several changes no count.
     std::size_t got = 0;
     bool finished = false;
-    const std::uint64_t start = now_ns();
+    const std::uint64_t start = support::now_ns();
     while (got < size) {
       const ssize_t n = sys_.read(fd_, data + got, size - got);
       if (n > 0) {
@@ -38,7 +38,7 @@ ReadEnd ReadReader::run(ReaderPort &port) noexcept {
       finished = true;
       break;
     }
-    report_.wait_ns += now_ns() - start;
+    report_.wait_ns += support::now_ns() - start;
     if (got > 0) {
       port.deliver({end.chunks++, buffer, static_cast<std::uint32_t>(got)});
       end.bytes += got;

@@ -57,7 +57,7 @@ struct ReaderReport {
   int register_error = 0;
   bool registered = false;
   bool async_reads = false;
-  /// When the first read could be issued (io::now_ns()): after the ring
+  /// When the first read could be issued (support::now_ns()): after the ring
   /// and the registration were set up.
   std::uint64_t ready_at_ns = 0;
   std::uint64_t wait_ns = 0;

@@ -25,9 +25,9 @@
 #include <cerrno>
 #include <vector>
 
-#include "io/clock.hpp"
 #include "io/read_reader.hpp"
 #include "io/ring.hpp"
+#include "support/clock.hpp"
 
 namespace fastwc::io {
 
@@ -119,7 +119,7 @@ ReadEnd UringReader::run(ReaderPort &port) noexcept {
     report_.register_error = result < 0 ? -result : 0;
   }
 
-  report_.ready_at_ns = now_ns();
+  report_.ready_at_ns = support::now_ns();
 
   const std::size_t size = pool_.size();
   std::vector<Request> requests(pool_.count());
@@ -177,7 +177,7 @@ ReadEnd UringReader::run(ReaderPort &port) noexcept {
       if (queue_read(buffer)) ++in_kernel;
     }
 
-    const std::uint64_t start = now_ns();
+    const std::uint64_t start = support::now_ns();
     if (unsubmitted > 0) {
       const int submitted = ring.submit();
       if (submitted >= 0) {
@@ -276,7 +276,7 @@ ReadEnd UringReader::run(ReaderPort &port) noexcept {
     } else if (unsubmitted > 0) {
       sched_yield();  // a refused submit with nothing to wait for: retry
     }
-    report_.wait_ns += now_ns() - start;
+    report_.wait_ns += support::now_ns() - start;
 
     // Hand on the chunks that are complete and next in file order.
     while (!order.empty() && requests[order.front()].done) {

@@ -28,15 +28,15 @@
 
 #include "count/dispatch.hpp"
 #include "io/buffer_pool.hpp"
-#include "io/clock.hpp"
 #include "io/read_reader.hpp"
 #include "io/uring_reader.hpp"
 #include "pipeline/bounded_queue.hpp"
 #include "pipeline/ordered_merge.hpp"
 #include "pipeline/resources.hpp"
 #include "pipeline/striped_pread.hpp"
-#include "pipeline/wake_signal.hpp"
 #include "pipeline/workers.hpp"
+#include "support/clock.hpp"
+#include "support/wake_signal.hpp"
 
 namespace fastwc::pipeline {
 
@@ -111,13 +111,13 @@ class Run final : public io::ReaderPort {
   std::uint32_t acquire(std::uint64_t &idle_ns) noexcept override {
     std::uint32_t buffer;
     if (free_.try_pop(buffer)) return buffer;
-    const std::uint64_t start = io::now_ns();
+    const std::uint64_t start = support::now_ns();
     for (;;) {
       const std::uint32_t seen = reader_wake_.prepare();
       if (free_.try_pop(buffer)) break;
       reader_wake_.wait(seen);
     }
-    idle_ns += io::now_ns() - start;
+    idle_ns += support::now_ns() - start;
     return buffer;
   }
 
@@ -180,9 +180,9 @@ class Run final : public io::ReaderPort {
   }
 
   void count_chunk(const io::Chunk &chunk) noexcept {
-    const std::uint64_t start = io::now_ns();
+    const std::uint64_t start = support::now_ns();
     const count::ChunkSummary summary = counter_.summarize({pool_.data(chunk.buffer), chunk.size});
-    const std::uint64_t counted = io::now_ns();
+    const std::uint64_t counted = support::now_ns();
     const std::uint64_t merged =
         merge_.publish(chunk.seq, summary, chunk.buffer, [this](std::uint32_t buffer) {
           free_.try_push(buffer);
@@ -190,7 +190,7 @@ class Run final : public io::ReaderPort {
         });
     count_ns_.fetch_add(counted - start, std::memory_order_relaxed);
     if (merged == 0) return;
-    merge_ns_.fetch_add(io::now_ns() - counted, std::memory_order_relaxed);
+    merge_ns_.fetch_add(support::now_ns() - counted, std::memory_order_relaxed);
     // The calling thread may be asleep waiting for the last merge.
     if (finished()) consumer_wake_.notify();
   }
@@ -208,8 +208,8 @@ class Run final : public io::ReaderPort {
   void *pool_of_workers_ = nullptr;
   void *group_ = nullptr;
   bool workers_failed_ = false;
-  WakeSignal reader_wake_;    ///< a buffer came back
-  WakeSignal consumer_wake_;  ///< a chunk arrived, or the last one was merged
+  support::WakeSignal reader_wake_;    ///< a buffer came back
+  support::WakeSignal consumer_wake_;  ///< a chunk arrived, or the last one was merged
   std::atomic<bool> reader_done_{false};
   /// Chunks delivered and not yet taken (a hint: relaxed).
   std::atomic<std::uint64_t> waiting_{0};
@@ -231,7 +231,7 @@ void leave_offset_after(const Input &input, std::uint64_t bytes) noexcept {
 Outcome run(const Input &input, const count::ChunkCounter &counter,
             const count::ChunkSummary &initial, const ReadOptions &options, io::Sys &sys,
             ReadStats &stats) {
-  const std::uint64_t start = io::now_ns();
+  const std::uint64_t start = support::now_ns();
   const std::uint64_t expected =
       input.positioned && input.expected_end > static_cast<std::uint64_t>(input.offset)
           ? input.expected_end - static_cast<std::uint64_t>(input.offset)

@@ -24,9 +24,9 @@
 #include <vector>
 
 #include "io/buffer_pool.hpp"
-#include "io/clock.hpp"
 #include "pipeline/ordered_merge.hpp"
-#include "pipeline/wake_signal.hpp"
+#include "support/clock.hpp"
+#include "support/wake_signal.hpp"
 
 namespace fastwc::pipeline {
 
@@ -64,7 +64,7 @@ class Stripes {
       // No thread (or no memory for its handle): fewer threads read, with
       // the same chunks and the same counts.
     }
-    ready_at_ns_ = io::now_ns();
+    ready_at_ns_ = support::now_ns();
     work(0);
     for (std::thread &helper : helpers) helper.join();
     return static_cast<unsigned>(helpers.size()) + 1;
@@ -101,11 +101,11 @@ class Stripes {
       if (chunk > end_hint_.load(std::memory_order_acquire)) break;  // past the end
       if (!wait_for_window(chunk)) break;
 
-      const std::uint64_t start = io::now_ns();
+      const std::uint64_t start = support::now_ns();
       const Read read = read_chunk(chunk, buffer, retries);
-      const std::uint64_t was_read = io::now_ns();
+      const std::uint64_t was_read = support::now_ns();
       const count::ChunkSummary summary = counter_.summarize({buffer, read.got});
-      const std::uint64_t counted = io::now_ns();
+      const std::uint64_t counted = support::now_ns();
       if (!read.full) note_end(chunk, read.error);
       // The chunk's length rides as the merge's token: the merge hands the
       // tokens back in file order, up to the last chunk only.
@@ -115,7 +115,7 @@ class Stripes {
       if (merged != 0) progress_.notify();
       read_ns += was_read - start;
       count_ns += counted - was_read;
-      merge_ns += io::now_ns() - counted;
+      merge_ns += support::now_ns() - counted;
       if (!read.full) break;
     }
     read_ns_.fetch_add(read_ns, std::memory_order_relaxed);
@@ -179,7 +179,7 @@ class Stripes {
   io::BufferPool pool_;  ///< one buffer a thread
   const std::size_t window_;
   OrderedMerge merge_;
-  WakeSignal progress_;  ///< the merge moved on, or ended
+  support::WakeSignal progress_;  ///< the merge moved on, or ended
   alignas(64) std::atomic<std::uint64_t> next_chunk_{0};
   /// The first short chunk seen so far (no_chunk: none), for threads to
   /// stop claiming; end_chunk_ and end_error_ are its exact record.
@@ -202,7 +202,7 @@ class Stripes {
 Outcome run_striped(const Input &input, const count::ChunkCounter &counter,
                     const count::ChunkSummary &initial, std::size_t read_size, unsigned threads,
                     io::Sys &sys, ReadStats &stats) {
-  const std::uint64_t start = io::now_ns();
+  const std::uint64_t start = support::now_ns();
   Stripes stripes(input, counter, initial, read_size, std::max(1u, threads), sys);
   const unsigned ran = stripes.execute();
 

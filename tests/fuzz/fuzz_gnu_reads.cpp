@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Fuzz target: GNU >= 9.5's read-boundary quirk (src/count/gnu_read_loop.hpp).
+// Fuzz target: GNU >= 9.5's read-boundary quirk (src/engine/gnu_read_loop.hpp).
 // count_with_gnu_reads (SIMD engine plus SplitRescanCorrector) must equal
 // count_with_gnu_reads_reference (the reference engine re-reading split
 // characters itself) read for read, whatever the reads return.
@@ -20,7 +20,7 @@
 #include <cstring>
 #include <vector>
 
-#include "count/gnu_read_loop.hpp"
+#include "engine/gnu_read_loop.hpp"
 #include "fuzz_support.hpp"
 
 using namespace fastwc_fuzz;
@@ -79,9 +79,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   use_locale(options);
 
   const fastwc::CountResult fast =
-      count::count_with_gnu_reads(options, ScriptedReads(text, schedule));
+      fastwc::engine::count_with_gnu_reads(options, ScriptedReads(text, schedule));
   const fastwc::CountResult reference =
-      count::count_with_gnu_reads_reference(options, ScriptedReads(text, schedule));
+      fastwc::engine::count_with_gnu_reads_reference(options, ScriptedReads(text, schedule));
   expect(fast.error == reference.error,
          "count_with_gnu_reads ended with another errno than the reference");
   // Both report every count (the reference ignores the selection); the

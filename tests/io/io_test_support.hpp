@@ -27,9 +27,9 @@
 #include <vector>
 
 #include "count/reference_counter.hpp"
+#include "engine/fd_counter.hpp"
 #include "fastwc/engine.hpp"
 #include "io/sys.hpp"
-#include "pipeline/fd_counter.hpp"
 
 namespace io_test {
 
@@ -182,7 +182,7 @@ inline fastwc::CountResult count(int fd, const CountOptions &options,
                                  const fastwc::ReadOptions &read, fastwc::io::Sys &sys,
                                  fastwc::ReadStats &stats) {
   return within(hang_limit,
-                [&] { return fastwc::pipeline::count_fd_with(fd, options, read, sys, &stats); });
+                [&] { return fastwc::engine::count_fd_with(fd, options, read, sys, &stats); });
 }
 
 /// Every count, UTF-8, GNU 9.5's word rule: every kernel path at once.

@@ -12,15 +12,15 @@
 #include <string>
 #include <vector>
 
+#include "engine/fd_counter.hpp"
 #include "io_test_support.hpp"
-#include "pipeline/fd_counter.hpp"
 
 namespace {
 
 using fastwc::IoBackend;
 using fastwc::ReadOptions;
 using fastwc::ReadStats;
-using fastwc::pipeline::count_fd_with;
+using fastwc::engine::count_fd_with;
 using namespace io_test;
 
 /// These faults run with the pool registered (READ_FIXED), the ring's

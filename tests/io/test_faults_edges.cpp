@@ -29,16 +29,16 @@
 #include <thread>
 #include <vector>
 
-#include "count/gnu_read_loop.hpp"
+#include "engine/fd_counter.hpp"
+#include "engine/gnu_read_loop.hpp"
 #include "io_test_support.hpp"
-#include "pipeline/fd_counter.hpp"
 
 namespace {
 
 using fastwc::IoBackend;
 using fastwc::ReadOptions;
 using fastwc::ReadStats;
-using fastwc::pipeline::count_fd_with;
+using fastwc::engine::count_fd_with;
 using namespace io_test;
 
 /// CPU time (user + system) of the whole process so far, in seconds.
@@ -353,7 +353,7 @@ TEST_CASE("faults: EIO in GNU 9.5+'s read loop gives the reference loop's partia
     CAPTURE(eio_at);
     // The oracle: the reference GNU loop over the same reads.
     std::size_t offset = 0;
-    const auto expected = fastwc::count::count_with_gnu_reads_reference(
+    const auto expected = fastwc::engine::count_with_gnu_reads_reference(
         options, [&](std::byte *buffer, std::size_t size) -> ssize_t {
           if (offset >= eio_at) {
             errno = EIO;

@@ -14,11 +14,11 @@
 #include <thread>
 #include <vector>
 
-#include "pipeline/ordered_fanout.hpp"
+#include "support/ordered_fanout.hpp"
 
 namespace {
 
-using fastwc::pipeline::OrderedFanout;
+using fastwc::support::OrderedFanout;
 
 struct Item {
   std::size_t index = 0;

@@ -20,9 +20,9 @@
 #include <utility>
 #include <vector>
 
-#include "count/gnu_read_loop.hpp"
+#include "engine/fd_counter.hpp"
+#include "engine/gnu_read_loop.hpp"
 #include "io_test_support.hpp"
-#include "pipeline/fd_counter.hpp"
 #include "pipeline/resources.hpp"
 
 namespace {
@@ -30,7 +30,7 @@ namespace {
 using fastwc::IoBackend;
 using fastwc::ReadOptions;
 using fastwc::ReadStats;
-using fastwc::pipeline::count_fd_with;
+using fastwc::engine::count_fd_with;
 using namespace io_test;
 
 struct Backend {
@@ -407,7 +407,7 @@ TEST_CASE("pipeline: GNU 9.5+'s read-boundary words on a regular file, counted i
         options.utf8_decoding = decoding;
         options.gnu_split_rescan_read_size = gnu_read;
         std::size_t offset = static_cast<std::size_t>(start);
-        const auto expected = fastwc::count::count_with_gnu_reads_reference(
+        const auto expected = fastwc::engine::count_with_gnu_reads_reference(
             options, [&](std::byte *buffer, std::size_t size) {
               const std::size_t n = std::min(size, text.size() - offset);
               std::memcpy(buffer, text.data() + offset, n);

@@ -22,7 +22,7 @@
 #include "pipeline/bounded_queue.hpp"
 #include "pipeline/ordered_merge.hpp"
 #include "pipeline/resources.hpp"
-#include "pipeline/wake_signal.hpp"
+#include "support/wake_signal.hpp"
 
 namespace {
 
@@ -31,7 +31,7 @@ using fastwc::count::ChunkCounter;
 using fastwc::count::ChunkSummary;
 using fastwc::pipeline::BoundedQueue;
 using fastwc::pipeline::OrderedMerge;
-using fastwc::pipeline::WakeSignal;
+using fastwc::support::WakeSignal;
 using namespace io_test;
 
 }  // namespace

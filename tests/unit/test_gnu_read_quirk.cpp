@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "count/gnu_read_loop.hpp"
 #include "count/reference_counter.hpp"
+#include "engine/gnu_read_loop.hpp"
 #include "fastwc/engine.hpp"
 
 namespace {
@@ -99,7 +99,7 @@ TEST_CASE("count_with_gnu_reads asks for the read size less the carried bytes") 
     offset += n;
     return static_cast<ssize_t>(n);
   };
-  auto result = fastwc::count::count_with_gnu_reads(quirk, read);
+  auto result = fastwc::engine::count_with_gnu_reads(quirk, read);
   CHECK(result.error == 0);
   CHECK(result.counts.words == 2);
   CHECK(result.counts.bytes == input.size());
@@ -173,9 +173,9 @@ TEST_CASE("the fast GNU read loop equals the reference one, read for read") {
           };
           std::size_t fast_offset = 0;
           std::size_t reference_offset = 0;
-          const auto fast = fastwc::count::count_with_gnu_reads(options, make_reader(fast_offset));
-          const auto reference =
-              fastwc::count::count_with_gnu_reads_reference(options, make_reader(reference_offset));
+          const auto fast = fastwc::engine::count_with_gnu_reads(options, make_reader(fast_offset));
+          const auto reference = fastwc::engine::count_with_gnu_reads_reference(
+              options, make_reader(reference_offset));
           CAPTURE(seed);
           CAPTURE(read_size);
           CAPTURE(static_cast<int>(decoding));

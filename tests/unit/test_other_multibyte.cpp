@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "count/gnu_read_loop.hpp"
 #include "count/reference_counter.hpp"
+#include "engine/gnu_read_loop.hpp"
 #include "fastwc/engine.hpp"
 #include "test_locales.hpp"
 
@@ -225,7 +225,7 @@ TEST_CASE("other multibyte: reads as GNU's, the read size less the carried bytes
       offset += n;
       return static_cast<ssize_t>(n);
     };
-    const fastwc::CountResult result = fastwc::count::count_with_gnu_reads(options, read);
+    const fastwc::CountResult result = fastwc::engine::count_with_gnu_reads(options, read);
     CHECK(result.error == 0);
     // Under 9.5+ the re-read '@' counts too.
     CHECK(result.counts.chars == (rule == gnu95 ? 15 + 1 + 1 + 20 : 15 + 1 + 20));

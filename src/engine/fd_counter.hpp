@@ -8,7 +8,7 @@
 #include "fastwc/read_options.hpp"
 #include "io/sys.hpp"
 
-namespace fastwc::pipeline {
+namespace fastwc::engine {
 
 /// fastwc::count_fd(fd, options, read_options, stats) with every read going
 /// through `sys`. Never throws for a per-file error (the errno is in the
@@ -17,4 +17,4 @@ namespace fastwc::pipeline {
 CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions &read_options,
                           io::Sys &sys, ReadStats *stats);
 
-}  // namespace fastwc::pipeline
+}  // namespace fastwc::engine

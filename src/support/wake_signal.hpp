@@ -14,7 +14,7 @@
 #include <climits>
 #include <cstdint>
 
-namespace fastwc::pipeline {
+namespace fastwc::support {
 
 /// Thread safety: any number of threads may wait and notify at once.
 /// Usage (no wake-up is ever lost):
@@ -58,4 +58,4 @@ class WakeSignal {
   std::atomic<std::uint32_t> waiters_{0};
 };
 
-}  // namespace fastwc::pipeline
+}  // namespace fastwc::support

@@ -28,9 +28,9 @@
 #include <thread>
 #include <vector>
 
-#include "pipeline/wake_signal.hpp"
+#include "support/wake_signal.hpp"
 
-namespace fastwc::pipeline {
+namespace fastwc::support {
 
 /// Thread safety: take() and stop() are called by the consumer thread only;
 /// `work` runs on the helper threads, one item at a time each, and must be
@@ -196,4 +196,4 @@ class OrderedFanout {
   WakeSignal released_;   // the consumer moved on, or stop()
 };
 
-}  // namespace fastwc::pipeline
+}  // namespace fastwc::support

@@ -17,36 +17,18 @@
 #include <cstring>
 #include <memory>
 
+#include "count/gnu_reads.hpp"
 #include "count/reference_counter.hpp"
 #include "count/split_rescan.hpp"
+#include "fastwc/counts.hpp"
 #include "fastwc/engine.hpp"
 #include "locale/char_classes.hpp"
 
-namespace fastwc::count {
+namespace fastwc::engine {
 
-/// True when GNU decodes the input at all: only -l and -c (wc_lines, or
-/// the byte count) never look at characters, in any locale.
-inline bool decodes_characters(const CountOptions &options) noexcept {
-  const Selection &s = options.selection;
-  return options.encoding != Encoding::single_byte && (s.chars || s.words || s.max_line_length);
-}
-
-/// True when the counts depend on GNU's read boundaries. In UTF-8: the
-/// 9.5+ quirk changes words. In other multibyte locales: its re-read bytes
-/// can be characters of any kind, and in every version a stateful
-/// converter may decode the last bytes of a read differently.
-inline bool needs_gnu_read_boundaries(const CountOptions &options) noexcept {
-  if (!decodes_characters(options)) return false;
-  if (options.encoding == Encoding::other_multibyte)
-    return options.gnu_split_rescan_read_size != 0 || options.gnu_multibyte_read_size != 0;
-  return options.gnu_split_rescan_read_size != 0 && options.selection.words;
-}
-
-/// The size of GNU's reads when needs_gnu_read_boundaries(options).
-inline std::size_t gnu_read_size(const CountOptions &options) noexcept {
-  return options.gnu_split_rescan_read_size != 0 ? options.gnu_split_rescan_read_size
-                                                 : options.gnu_multibyte_read_size;
-}
+using count::gnu_read_size;
+using count::ReferenceCounter;
+using count::SplitRescanCorrector;
 
 /// The oracle: GNU's loop on the reference engine, which re-reads the split
 /// characters itself. Counts what `read(buffer, size) -> ssize_t` delivers
@@ -163,4 +145,4 @@ std::uint64_t gnu_read_quirk_words(const CountOptions &options, std::uint64_t le
   return corrector.finish(after_error);
 }
 
-}  // namespace fastwc::count
+}  // namespace fastwc::engine

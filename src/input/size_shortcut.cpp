@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The st_size shortcut, including the /proc and /sys page-multiple rule.
-#include "io/size_shortcut.hpp"
+#include "input/size_shortcut.hpp"
 
 #include <unistd.h>
 
 #include <cstdint>
 
-namespace fastwc::io {
+namespace fastwc::input {
 
 namespace {
 
@@ -58,4 +58,4 @@ SizeShortcut count_bytes_from_size(int fd, input::InputStatus &status, off_t cur
   return result;
 }
 
-}  // namespace fastwc::io
+}  // namespace fastwc::input

@@ -7,7 +7,7 @@
 // a pipe or /proc file that passes the threshold hands the rest to it
 // (read(2), one read in flight), carrying over the summary of what was
 // counted so far.
-#include "pipeline/fd_counter.hpp"
+#include "engine/fd_counter.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -21,12 +21,16 @@
 
 #include "count/chunk_counter.hpp"
 #include "count/dispatch.hpp"
-#include "count/gnu_read_loop.hpp"
-#include "io/clock.hpp"
+#include "engine/gnu_read_loop.hpp"
+#include "io/byte_counting_sys.hpp"
 #include "locale/char_classes.hpp"
 #include "pipeline/pipeline.hpp"
+#include "pipeline/resources.hpp"
+#include "support/clock.hpp"
 
 namespace fastwc {
+
+unsigned default_jobs() noexcept { return pipeline::usable_cpus(); }
 
 const char *io_backend_name(IoBackend backend) noexcept {
   switch (backend) {
@@ -44,14 +48,21 @@ const char *io_backend_name(IoBackend backend) noexcept {
 
 CountResult count_fd(int fd, const CountOptions &options, const ReadOptions &read_options,
                      ReadStats *stats) {
-  return pipeline::count_fd_with(fd, options, read_options, io::Sys::real(), stats);
+  if (read_options.bytes_read != nullptr) {
+    io::ByteCountingSys counting(io::Sys::real(), *read_options.bytes_read);
+    return engine::count_fd_with(fd, options, read_options, counting, stats);
+  }
+  return engine::count_fd_with(fd, options, read_options, io::Sys::real(), stats);
 }
 
 }  // namespace fastwc
 
-namespace fastwc::pipeline {
+namespace fastwc::engine {
 
 namespace {
+
+using pipeline::Input;
+using pipeline::Outcome;
 
 // GNU wc reads 256 KiB at a time since 9.6 (16 KiB before); the size
 // never changes a count.
@@ -90,7 +101,7 @@ void enlarge_pipe(int fd, std::size_t size) noexcept {
 /// GNU >= 9.5's word counts depend on where its reads fall. A regular file
 /// large enough for the pipeline is counted like any other, in parallel,
 /// and GNU's read boundaries are then walked with a few bytes each
-/// (count::gnu_read_quirk_words); anything else is read exactly as GNU
+/// (gnu_read_quirk_words); anything else is read exactly as GNU
 /// reads it. The first GNU-sized read tells which: a short one is a small
 /// file or a stream, and only a full one is worth an fstat (most inputs of
 /// a long file list are small).
@@ -117,7 +128,7 @@ CountResult count_with_gnu_boundaries(int fd, const CountOptions &options,
       CountOptions contiguous = options;
       contiguous.gnu_split_rescan_read_size = 0;
       CountResult result = count_fd_with(fd, contiguous, read_options, sys, &stats);
-      result.counts.words += count::gnu_read_quirk_words(
+      result.counts.words += gnu_read_quirk_words(
           options, result.counts.bytes, result.error != 0,
           [&](std::uint64_t offset, std::uint8_t *buffer, std::size_t size) {
             return sys.pread(fd, buffer, size, begin + static_cast<off_t>(offset));
@@ -128,7 +139,7 @@ CountResult count_with_gnu_boundaries(int fd, const CountOptions &options,
   // Read as GNU does; the first read, if made, is the loop's first (its
   // bytes are where the loop's first read puts them).
   bool first_pending = peek;
-  CountResult result = count::count_with_gnu_reads(
+  CountResult result = count_with_gnu_reads(
       options,
       [&](std::byte *buffer, std::size_t size) {
         if (!first_pending) return sys.read(fd, buffer, size);
@@ -144,7 +155,7 @@ CountResult count_with_gnu_boundaries(int fd, const CountOptions &options,
 
 CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions &read_options,
                           io::Sys &sys, ReadStats *stats_out) {
-  const std::uint64_t start = io::now_ns();
+  const std::uint64_t start = support::now_ns();
   ReadStats local;
   ReadStats &stats = stats_out != nullptr ? *stats_out : local;
   stats = ReadStats{};
@@ -152,12 +163,12 @@ CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions
   CountResult result;
   if (count::needs_gnu_read_boundaries(options)) {
     result = count_with_gnu_boundaries(fd, options, read_options, sys, stats);
-    stats.wall_ns = io::now_ns() - start;
+    stats.wall_ns = support::now_ns() - start;
     return result;
   }
   if (!count::ChunkCounter::supports(options)) {
     result = count_with_counter(fd, options, sys, stats);
-    stats.wall_ns = io::now_ns() - start;
+    stats.wall_ns = support::now_ns() - start;
     return result;
   }
   const count::ChunkCounter counter =
@@ -172,7 +183,7 @@ CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions
   auto finish = [&](const count::ChunkSummary &whole, int error) {
     result = {counter.finish(whole, error != 0), error};
     stats.bytes = whole.bytes;
-    stats.wall_ns = io::now_ns() - start;
+    stats.wall_ns = support::now_ns() - start;
     return result;
   };
 
@@ -210,7 +221,7 @@ CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions
         input.expected_end = size;
         try {
           const std::uint64_t serial_bytes = whole.bytes;
-          const Outcome outcome = run(input, counter, whole, read_options, sys, stats);
+          const Outcome outcome = pipeline::run(input, counter, whole, read_options, sys, stats);
           stats.serial_bytes = serial_bytes;
           return finish(outcome.summary, outcome.error);
         } catch (const std::exception &) {
@@ -234,7 +245,7 @@ CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions
       input.fd = fd;
       try {
         const std::uint64_t serial_bytes = whole.bytes;
-        const Outcome outcome = run(input, counter, whole, read_options, sys, stats);
+        const Outcome outcome = pipeline::run(input, counter, whole, read_options, sys, stats);
         stats.serial_bytes = serial_bytes;
         return finish(outcome.summary, outcome.error);
       } catch (const std::exception &) {
@@ -259,4 +270,4 @@ CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions
   }
 }
 
-}  // namespace fastwc::pipeline
+}  // namespace fastwc::engine

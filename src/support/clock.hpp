@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-namespace fastwc::io {
+namespace fastwc::support {
 
 /// CLOCK_MONOTONIC in nanoseconds. Thread-safe, noexcept, about 20 ns (vDSO).
 inline std::uint64_t now_ns() noexcept {
@@ -16,4 +16,4 @@ inline std::uint64_t now_ns() noexcept {
          static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
-}  // namespace fastwc::io
+}  // namespace fastwc::support

@@ -10,7 +10,7 @@
 
 #include "input/stat_prepass.hpp"
 
-namespace fastwc::io {
+namespace fastwc::input {
 
 struct SizeShortcut {
   std::uint64_t bytes = 0;  ///< bytes accounted for without reading
@@ -23,4 +23,4 @@ struct SizeShortcut {
 SizeShortcut count_bytes_from_size(int fd, input::InputStatus &status, off_t current_offset,
                                    bool moves_offset) noexcept;
 
-}  // namespace fastwc::io
+}  // namespace fastwc::input
