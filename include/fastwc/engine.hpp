@@ -1,11 +1,30 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The counting engine's public API: count a buffer, a stream of buffers, a
-// file descriptor or a path, with exactly GNU wc's rules.
+// file descriptor or a path, with exactly GNU wc's rules. Link libfastwc
+// (pkg-config fastwc).
 //
-// Character classes of non-ASCII code points come from the C library of the
-// locale active when a Counter is created (iswspace, iswprint, wcwidth), so
-// call setlocale() first. Thread safety: distinct Counter objects may be used
-// from distinct threads at once; one Counter is not shared.
+// The contract:
+// - Counts: the fields of CountOptions::selection, exactly as GNU wc
+//   counts them; every other field is 0, except bytes, which is always
+//   counted.
+// - Locale: character classes of non-ASCII code points come from the C
+//   library of the locale active when a Counter is created or a count
+//   starts (iswspace, iswprint, wcwidth): call setlocale() first, and use
+//   options_for_current_locale() for the matching CountOptions.
+// - Threads: every function may be called from several threads at once on
+//   distinct Counters and descriptors; one Counter is not shared. No
+//   function throws for an input's error (CountResult::error says it);
+//   only std::bad_alloc can escape, from Counter's constructor and
+//   count_buffer.
+// - What count_fd may start, for an input of at least
+//   ReadOptions::serial_threshold bytes (never for a smaller one): up to
+//   ReadOptions::jobs - 1 counting threads and, for a stream, one reader
+//   thread, all joined before it returns; an io_uring ring; a buffer pool
+//   of at most ReadOptions::max_pool_bytes, freed before it returns; and, once per process, the
+//   module LIBDIR/fastwc/fastwc-workers.so (oneTBB's worker threads, which
+//   stay). It may enlarge a pipe's buffer (F_SETPIPE_SZ). It installs no
+//   signal handler and leaves the descriptor open, at the offset after the
+//   last byte read.
 #pragma once
 
 #include <cstddef>
@@ -42,9 +61,8 @@ class Counter {
   /// sequence truncated by end of input as encoding errors in -w).
   Counts finish_after_error() noexcept;
 
-  class Impl;
-
  private:
+  class Impl;
   std::unique_ptr<Impl> impl_;
 };
 
@@ -52,7 +70,8 @@ class Counter {
 Counts count_buffer(std::span<const std::byte> bytes, const CountOptions &options);
 
 /// Reads fd from its current offset to end of file and counts every byte
-/// read, with the default ReadOptions. Does not close fd.
+/// read, with the default ReadOptions. Does not close fd. A read error
+/// ends the count: CountResult::error holds it, counts what came before.
 CountResult count_fd(int fd, const CountOptions &options);
 
 /// As count_fd(fd, options), reading as read_options says: a regular file

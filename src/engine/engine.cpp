@@ -16,6 +16,7 @@
 
 #include "count/chunk_counter.hpp"
 #include "count/reference_counter.hpp"
+#include "engine/selected_counts.hpp"
 #include "locale/char_classes.hpp"
 
 namespace fastwc {
@@ -23,13 +24,14 @@ namespace fastwc {
 /// Exactly one of the two engines is engaged.
 class Counter::Impl {
  public:
-  explicit Impl(const CountOptions &options) {
+  explicit Impl(const CountOptions &options) : selection(options.selection) {
     const locale::CharClasses &classes = locale::CharClasses::current();
     if (count::ChunkCounter::supports(options))
       fast.emplace(options, classes);
     else
       reference.emplace(options, classes);
   }
+  Selection selection;
   std::optional<count::StreamCounter> fast;
   std::optional<count::ReferenceCounter> reference;
 };
@@ -47,11 +49,14 @@ void Counter::update(std::span<const std::byte> bytes) noexcept {
 }
 
 Counts Counter::finish() noexcept {
-  return impl_->fast ? impl_->fast->finish() : impl_->reference->finish();
+  return engine::keep_selected(impl_->fast ? impl_->fast->finish() : impl_->reference->finish(),
+                               impl_->selection);
 }
 
 Counts Counter::finish_after_error() noexcept {
-  return impl_->fast ? impl_->fast->finish(true) : impl_->reference->finish_after_error();
+  return engine::keep_selected(
+      impl_->fast ? impl_->fast->finish(true) : impl_->reference->finish_after_error(),
+      impl_->selection);
 }
 
 Counts count_buffer(std::span<const std::byte> bytes, const CountOptions &options) {
@@ -61,7 +66,7 @@ Counts count_buffer(std::span<const std::byte> bytes, const CountOptions &option
 }
 
 CountResult count_fd(int fd, const CountOptions &options) {
-  // The reading strategies (serial loop, pipeline) live in src/pipeline/.
+  // The reading strategies: engine/fd_counter.cpp.
   return count_fd(fd, options, ReadOptions{});
 }
 

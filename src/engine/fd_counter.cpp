@@ -22,6 +22,7 @@
 #include "count/chunk_counter.hpp"
 #include "count/dispatch.hpp"
 #include "engine/gnu_read_loop.hpp"
+#include "engine/selected_counts.hpp"
 #include "io/byte_counting_sys.hpp"
 #include "locale/char_classes.hpp"
 #include "pipeline/pipeline.hpp"
@@ -48,11 +49,15 @@ const char *io_backend_name(IoBackend backend) noexcept {
 
 CountResult count_fd(int fd, const CountOptions &options, const ReadOptions &read_options,
                      ReadStats *stats) {
+  CountResult result;
   if (read_options.bytes_read != nullptr) {
     io::ByteCountingSys counting(io::Sys::real(), *read_options.bytes_read);
-    return engine::count_fd_with(fd, options, read_options, counting, stats);
+    result = engine::count_fd_with(fd, options, read_options, counting, stats);
+  } else {
+    result = engine::count_fd_with(fd, options, read_options, io::Sys::real(), stats);
   }
-  return engine::count_fd_with(fd, options, read_options, io::Sys::real(), stats);
+  result.counts = engine::keep_selected(result.counts, options.selection);
+  return result;
 }
 
 }  // namespace fastwc

@@ -19,7 +19,7 @@ import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 ROW = re.compile(r"^\|\s*`([a-z_]+)`\s*\|([^|]*)\|")
-GENERATED = {"fastwc_config.hpp", "count/kernel_config.hpp"}
+GENERATED = {"fastwc_config.hpp", "count/kernel_config.hpp", "fastwc/version.hpp"}
 
 
 def read_layers(hacking):

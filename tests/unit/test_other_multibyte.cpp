@@ -276,3 +276,34 @@ TEST_CASE("other multibyte: without the re-read quirk, counts never depend on th
     }
   }
 }
+
+TEST_CASE("the public API: fields not selected are 0 in every engine, bytes always counted") {
+  // The reference engine (other multibyte locales) counts everything, the
+  // chunk engine (UTF-8, single-byte) only what is selected; count_buffer,
+  // Counter and count_fd promise the same either way.
+  const std::string_view input = "ab cd\n\xa4\xa4 e\tf\n";
+  const auto bytes = std::as_bytes(std::span(input.data(), input.size()));
+  struct Engine {
+    const char *locale;
+    Encoding encoding;
+  };
+  for (const Engine engine : {Engine{"C", Encoding::single_byte}, Engine{"C.UTF-8", Encoding::utf8},
+                              Engine{"zh_HK.BIG5-HKSCS", Encoding::other_multibyte}}) {
+    TestLocale locale(engine.locale);
+    if (!locale.active()) continue;
+    for (unsigned mask = 0; mask < 32; ++mask) {
+      Selection s{(mask & 1) != 0, (mask & 2) != 0, (mask & 4) != 0, (mask & 8) != 0,
+                  (mask & 16) != 0};
+      CountOptions options = options_for(gnu95, s);
+      options.encoding = engine.encoding;
+      const Counts got = fastwc::count_buffer(bytes, options);
+      CAPTURE(engine.locale);
+      CAPTURE(mask);
+      CHECK(got.lines == (s.lines ? 2u : 0u));
+      CHECK((got.words != 0) == s.words);
+      CHECK((got.chars != 0) == s.chars);
+      CHECK((got.max_line_length != 0) == s.max_line_length);
+      CHECK(got.bytes == input.size());
+    }
+  }
+}
