@@ -7,12 +7,16 @@
 
 #include <getopt.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <string_view>
 
+#include "cli/argmatch.hpp"
+#include "cli/option_table.hpp"
 #include "cli/read_args.hpp"
 #include "cli/usage.hpp"
 #include "out/messages.hpp"
@@ -22,77 +26,36 @@ namespace fastwc::cli {
 
 namespace {
 
-enum LongOnlyOption : int {
-  debug_option = 256,
-  files0_from_option,
-  total_option,
-  help_option,
-  version_option,
-  jobs_option,
-  io_option,
-  read_size_option,
-  stats_option,
-  progress_option,
-};
-
 constexpr std::array<std::string_view, 4> total_arguments = {"auto", "always", "only", "never"};
 constexpr std::array<TotalMode, 4> total_modes = {TotalMode::automatic, TotalMode::always,
                                                   TotalMode::only, TotalMode::never};
 
-/// gnulib argmatch(): an exact match, else a unique prefix. Returns -1 for
-/// no match and -2 for an ambiguous prefix.
-int match_total_argument(std::string_view argument) {
-  int found = -1;
-  for (std::size_t i = 0; i < total_arguments.size(); ++i) {
-    if (total_arguments[i] == argument) return static_cast<int>(i);
-    if (total_arguments[i].starts_with(argument)) found = found == -1 ? static_cast<int>(i) : -2;
-  }
-  return found;
-}
-
-/// gnulib argmatch_die(): "invalid argument" or "ambiguous argument", the
-/// list of valid arguments, then the usage hint.
-void report_bad_total_argument(std::string_view argument, bool ambiguous) {
-  const char *format = ambiguous ? "ambiguous argument %s for %s" : "invalid argument %s for %s";
-  out::report(0, out::format_message(out::translate_gnulib(format),
-                                     {out::quote_locale(argument), out::quote_locale("--total")}));
-  std::fputs(out::translate_gnulib("Valid arguments are:"), stderr);
-  for (auto valid : total_arguments) {
-    std::fprintf(stderr, "\n  - %s", out::quote_locale(valid).c_str());
-  }
-  std::fputc('\n', stderr);
-  out::print_try_help();
-}
-
 }  // namespace
 
 ParseOutcome parse_args(int argc, char **argv, const Compat &compat) {
-  // GNU wc's long options, in GNU's order: getopt lists them in that order
-  // when an abbreviation is ambiguous (wc --=x). --debug exists only from 9.0 on and --total
-  // from 9.2 on: below that each is an unrecognized option, and "--d" or "--t" is no
-  // abbreviation of anything.
-  std::vector<option> long_options = {
-      {"bytes", no_argument, nullptr, 'c'},
-      {"chars", no_argument, nullptr, 'm'},
-      {"lines", no_argument, nullptr, 'l'},
-      {"words", no_argument, nullptr, 'w'},
-  };
-  if (compat.has_debug_option())
-    long_options.push_back({"debug", no_argument, nullptr, debug_option});
-  long_options.push_back({"files0-from", required_argument, nullptr, files0_from_option});
-  long_options.push_back({"max-line-length", no_argument, nullptr, 'L'});
-  if (compat.has_total_option())
-    long_options.push_back({"total", required_argument, nullptr, total_option});
-  long_options.push_back({"help", no_argument, nullptr, help_option});
-  long_options.push_back({"version", no_argument, nullptr, version_option});
-  // fastwc's own options (read_args.hpp), left out when the only effect they
-  // could have is to lengthen the list of an ambiguous "--=x".
-  if (!has_empty_long_option(argc, argv)) {
-    long_options.push_back({"jobs", required_argument, nullptr, jobs_option});
-    long_options.push_back({"io", required_argument, nullptr, io_option});
-    long_options.push_back({"read-size", required_argument, nullptr, read_size_option});
-    long_options.push_back({"stats", no_argument, nullptr, stats_option});
-    long_options.push_back({"progress", no_argument, nullptr, progress_option});
+  // getopt_long's table from the option table, in GNU's order (glibc lists
+  // the candidates of an ambiguous abbreviation, as for wc --=x, in table
+  // order). An option the matched version lacks (--debug before 9.0,
+  // --total before 9.2) is unrecognized there, and "--d" or "--t" no
+  // abbreviation of it. fastwc's own options are left out when the only
+  // effect they could have is to lengthen the list of an ambiguous "--=x".
+  const bool gnu_options_only = has_empty_long_option(argc, argv);
+  std::vector<const OptionSpec *> specs;
+  std::string short_options;
+  for (const OptionSpec &spec : option_table) {
+    if (spec.short_name != '\0') short_options += spec.short_name;
+    if (!option_exists(spec, compat)) continue;
+    if (spec.owner == OptionOwner::fastwc && gnu_options_only) continue;
+    specs.push_back(&spec);
+  }
+  std::sort(specs.begin(), specs.end(), [](const OptionSpec *a, const OptionSpec *b) {
+    return a->getopt_position < b->getopt_position;
+  });
+  std::vector<option> long_options;
+  for (const OptionSpec *spec : specs) {
+    long_options.push_back({spec->name.data(),
+                            spec->argument.empty() ? no_argument : required_argument, nullptr,
+                            static_cast<int>(spec->id)});
   }
   long_options.push_back({nullptr, 0, nullptr, 0});
 
@@ -100,59 +63,60 @@ ParseOutcome parse_args(int argc, char **argv, const Compat &compat) {
   ReadOptionsGiven read_given;
   optind = 0;  // a full re-initialisation, so that tests may parse repeatedly
   int option_char;
-  while ((option_char = getopt_long(argc, argv, "clLmw", long_options.data(), nullptr)) != -1) {
-    switch (option_char) {
-      case 'c':
+  while ((option_char =
+              getopt_long(argc, argv, short_options.c_str(), long_options.data(), nullptr)) != -1) {
+    switch (static_cast<OptionId>(option_char)) {
+      case OptionId::bytes:
         config.selection.bytes = true;
         break;
-      case 'm':
+      case OptionId::chars:
         config.selection.chars = true;
         break;
-      case 'l':
+      case OptionId::lines:
         config.selection.lines = true;
         break;
-      case 'w':
+      case OptionId::words:
         config.selection.words = true;
         break;
-      case 'L':
+      case OptionId::max_line_length:
         config.selection.max_line_length = true;
         break;
-      case debug_option:
+      case OptionId::debug:
         config.debug = true;
         break;
-      case files0_from_option:
+      case OptionId::files0_from:
         config.files0_from = optarg;
         break;
-      case total_option: {
-        int index = match_total_argument(optarg);
+      case OptionId::total: {
+        int index = argmatch(optarg, total_arguments);
         if (index < 0) {
-          report_bad_total_argument(optarg, index == -2);
+          report_bad_argument(optarg, "--total", total_arguments, index == -2);
           return {std::nullopt, 1};
         }
         config.total_mode = total_modes[static_cast<std::size_t>(index)];
         break;
       }
-      case jobs_option:
+      case OptionId::jobs:
         read_given.jobs = true;
         if (!parse_jobs_option(optarg, config.read)) return {std::nullopt, 1};
         break;
-      case io_option:
+      case OptionId::io:
         read_given.io = true;
         if (!parse_io_option(optarg, config.read)) return {std::nullopt, 1};
         break;
-      case read_size_option:
+      case OptionId::read_size:
         read_given.read_size = true;
         if (!parse_read_size_option(optarg, config.read)) return {std::nullopt, 1};
         break;
-      case stats_option:
+      case OptionId::stats:
         config.stats = true;
         break;
-      case progress_option:
+      case OptionId::progress:
         config.progress = true;
         break;
-      case help_option:
+      case OptionId::help:
         return {std::nullopt, print_help(compat)};
-      case version_option:
+      case OptionId::version:
         return {std::nullopt, print_version(compat)};
       default:
         out::print_try_help();

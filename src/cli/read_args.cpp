@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/argmatch.hpp"
 #include "out/messages.hpp"
 
 namespace fastwc::cli {
@@ -70,31 +71,6 @@ bool parse_number_option(std::string_view option, std::string_view text, bool su
   return false;
 }
 
-/// gnulib argmatch: an exact match, else a unique prefix; -1 none, -2
-/// ambiguous.
-int match_io_argument(std::string_view argument) {
-  int found = -1;
-  for (std::size_t i = 0; i < std::size(io_arguments); ++i) {
-    if (io_arguments[i] == argument) return static_cast<int>(i);
-    if (io_arguments[i].starts_with(argument)) {
-      found = found == -1 ? static_cast<int>(i) : -2;
-    }
-  }
-  return found;
-}
-
-/// gnulib argmatch_die, as for --total.
-void report_bad_io_argument(std::string_view argument, bool ambiguous) {
-  const char *format = ambiguous ? "ambiguous argument %s for %s" : "invalid argument %s for %s";
-  out::report(0, out::format_message(out::translate_gnulib(format),
-                                     {out::quote_locale(argument), out::quote_locale("--io")}));
-  std::fputs(out::translate_gnulib("Valid arguments are:"), stderr);
-  for (auto valid : io_arguments)
-    std::fprintf(stderr, "\n  - %s", out::quote_locale(valid).c_str());
-  std::fputc('\n', stderr);
-  out::print_try_help();
-}
-
 /// A variable's value, when set and non-empty.
 std::optional<std::string_view> environment(const char *name) {
   const char *value = std::getenv(name);
@@ -118,9 +94,9 @@ bool parse_jobs_option(std::string_view text, ReadOptions &options) {
 }
 
 bool parse_io_option(std::string_view text, ReadOptions &options) {
-  const int index = match_io_argument(text);
+  const int index = argmatch(text, io_arguments);
   if (index < 0) {
-    report_bad_io_argument(text, index == -2);
+    report_bad_argument(text, "--io", io_arguments, index == -2);
     return false;
   }
   options.backend = io_backends[index];
@@ -145,7 +121,7 @@ bool apply_read_environment(const ReadOptionsGiven &given, ReadOptions &options)
     options.jobs = static_cast<unsigned>(value);
   }
   if (auto text = environment("FASTWC_IO"); text && !given.io) {
-    const int index = match_io_argument(*text);
+    const int index = argmatch(*text, io_arguments);
     if (index < 0) {
       report_bad_variable("FASTWC_IO", *text, false);
       return false;

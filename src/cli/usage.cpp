@@ -1,15 +1,53 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The --help and --version texts. The option list mirrors GNU wc's, in the
-// version being matched (--debug appears from 9.0 on, --total from 9.2),
-// plus fastwc's environment.
+// The --help and --version texts. The options come from the option table,
+// as the version being matched has them (--debug from 9.0 on, --total from
+// 9.2), then fastwc's own and its environment.
 #include "cli/usage.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
+#include <string_view>
 
+#include "cli/option_table.hpp"
 #include "fastwc_config.hpp"
 #include "out/messages.hpp"
 
 namespace fastwc::cli {
+
+namespace {
+
+/// The option table's rows of one owner, as GNU's --help lays them out:
+/// "  -c, --bytes" or "      --files0-from=F", the description from
+/// column 26 (or after two spaces when the name is longer), continuation
+/// lines from column 28.
+void print_options(const Compat &compat, OptionOwner owner) {
+  constexpr std::size_t description_column = 25;
+  for (const OptionSpec &spec : option_table) {
+    if (spec.owner != owner || !option_exists(spec, compat)) continue;
+    std::string line = spec.short_name != '\0' ? std::string("  -") + spec.short_name + ", "
+                                               : std::string("      ");
+    line += "--";
+    line += spec.name;
+    if (!spec.argument.empty()) {
+      line += '=';
+      line += spec.argument;
+    }
+    line.resize(std::max(line.size() + 2, description_column), ' ');
+    std::string_view help = spec.help;
+    for (std::size_t newline; (newline = help.find('\n')) != std::string_view::npos;) {
+      line += help.substr(0, newline);
+      line += '\n';
+      line.append(description_column + 2, ' ');
+      help.remove_prefix(newline + 1);
+    }
+    line += help;
+    line += '\n';
+    std::fputs(line.c_str(), stdout);
+  }
+}
+
+}  // namespace
 
 int print_help(const Compat &compat) {
   const char *name = out::program_name();
@@ -25,38 +63,12 @@ int print_help(const Compat &compat) {
       "With no FILE, or when FILE is -, read standard input.\n"
       "\n"
       "The options below may be used to select which counts are printed, always in\n"
-      "the following order: newline, word, character, byte, maximum line length.\n"
-      "  -c, --bytes            print the byte counts\n"
-      "  -m, --chars            print the character counts\n"
-      "  -l, --lines            print the newline counts\n"
-      "      --files0-from=F    read input from the files specified by\n"
-      "                           NUL-terminated names in file F;\n"
-      "                           If F is - then read names from standard input\n"
-      "  -L, --max-line-length  print the maximum display width\n"
-      "  -w, --words            print the word counts\n",
+      "the following order: newline, word, character, byte, maximum line length.\n",
       stdout);
-  if (compat.has_total_option()) {
-    std::fputs(
-        "      --total=WHEN       when to print a line with total counts;\n"
-        "                           WHEN can be: auto, always, only, never\n",
-        stdout);
-  }
-  if (compat.has_debug_option()) {
-    std::fputs("      --debug            report the counting method on standard error\n", stdout);
-  }
+  print_options(compat, OptionOwner::gnu);
+  std::fputs("\nfastwc's own options, which never change the counts:\n", stdout);
+  print_options(compat, OptionOwner::fastwc);
   std::fputs(
-      "      --help             display this help and exit\n"
-      "      --version          output version information and exit\n"
-      "\n"
-      "fastwc's own options, which never change the counts:\n"
-      "      --jobs=N           count with at most N threads (default: the CPUs available)\n"
-      "      --io=BACKEND       read large files with auto (the default), uring, read\n"
-      "                           or pread\n"
-      "      --read-size=BYTES  bytes per read, K and M suffixes allowed (default: from\n"
-      "                           the CPU's cache sizes)\n"
-      "      --stats            report how each input was read, and how fast\n"
-      "      --progress         on a terminal, show a progress line on standard error\n"
-      "                           for each input that takes more than a second\n"
       "\n"
       "Environment:\n"
       "  FASTWC_COMPAT    GNU wc version to match, 8.30 or later (default " FASTWC_DEFAULT_COMPAT
