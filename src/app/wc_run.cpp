@@ -12,15 +12,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "app/file_fanout.hpp"
+#include "app/hardware_report.hpp"
+#include "app/list_diagnostics.hpp"
+#include "app/measured_input.hpp"
 #include "app/progress_meter.hpp"
 #include "app/read_report.hpp"
-#include "fastwc/diagnostics.hpp"
+#include "app/totals.hpp"
 #include "fastwc/engine.hpp"
 #include "input/input_list.hpp"
 #include "input/size_shortcut.hpp"
@@ -29,59 +32,10 @@
 #include "out/messages.hpp"
 #include "out/quote.hpp"
 #include "out/stdout_sink.hpp"
-#include "support/ordered_fanout.hpp"
 
 namespace fastwc::app {
 
 namespace {
-
-/// Sums of the per-input counts; max_line_length is a maximum. GNU 9.1 wraps
-/// the sums silently; 9.3+ remembers which ones overflowed.
-struct Totals {
-  Counts counts;
-  bool lines_overflowed = false;
-  bool words_overflowed = false;
-  bool chars_overflowed = false;
-  bool bytes_overflowed = false;
-
-  void add(const Counts &c) {
-    lines_overflowed |= __builtin_add_overflow(counts.lines, c.lines, &counts.lines);
-    words_overflowed |= __builtin_add_overflow(counts.words, c.words, &counts.words);
-    chars_overflowed |= __builtin_add_overflow(counts.chars, c.chars, &counts.chars);
-    bytes_overflowed |= __builtin_add_overflow(counts.bytes, c.bytes, &counts.bytes);
-    if (c.max_line_length > counts.max_line_length) counts.max_line_length = c.max_line_length;
-  }
-};
-
-/// What reading one input gave, before anything about it is printed.
-struct InputCounts {
-  Counts counts;
-  int read_error = 0;  // errno of the read that failed, or 0
-  ReadStats stats;     // how the input was read, for --stats and --debug
-};
-
-/// A named file counted by a helper thread ahead of its turn.
-struct FileOutcome {
-  int open_error = 0;  // open()'s errno: nothing else was done
-  InputCounts input;
-  int close_error = 0;
-};
-
-using FileFanout = support::OrderedFanout<FileOutcome>;
-
-/// Lists of at least this many small files are counted on several threads:
-/// a thread costs about as much to start as 20 small files to count.
-constexpr std::size_t fanout_min_files = 32;
-/// Each thread opens, reads and closes files on its own CPU; small files
-/// are system-call bound, so one thread per CPU, and a cap for huge
-/// machines (path lookups in one directory contend in the kernel).
-constexpr unsigned fanout_max_threads = 8;
-/// How far ahead of the printed line the helpers may be (open descriptors
-/// stay at one per helper; this bounds the outcomes kept).
-constexpr std::size_t fanout_window = 256;
-
-/// The fanout that a fatal write error must stop before exiting.
-FileFanout *g_active_fanout = nullptr;
 
 CountOptions make_count_options(const cli::Config &config, const cli::Compat &compat) {
   CountOptions options = options_for_current_locale(config.selection, compat.word_rule());
@@ -104,19 +58,18 @@ class WcRun {
   int run();
 
  private:
-  InputCounts measure(int fd, input::InputStatus &status, off_t offset,
-                      std::atomic<std::uint64_t> *bytes_read) const;
-  InputCounts measure_with_progress(int fd, const char *name, input::InputStatus &status,
-                                    off_t offset);
-  bool report(const char *name, const InputCounts &measured);
+  MeasuredInput measure(int fd, input::InputStatus &status, off_t offset,
+                        std::atomic<std::uint64_t> *bytes_read) const;
+  MeasuredInput measure_with_progress(int fd, const char *name, input::InputStatus &status,
+                                      off_t offset);
+  bool report(const char *name, const MeasuredInput &measured);
   bool count_name(const char *name, input::InputStatus &status);
   bool count_open_input(int fd, const char *name, input::InputStatus &status, off_t offset);
   bool count_name_ahead(const char *name, input::InputStatus &status, FileOutcome &outcome) const;
   bool report_ahead(const char *name, const FileOutcome &outcome);
-  unsigned usable_threads() const;
-  std::unique_ptr<FileFanout> start_fanout(const std::vector<const char *> &names,
-                                           std::vector<input::InputStatus> &statuses,
-                                           unsigned threads);
+  void start_fanout(const std::vector<const char *> &names,
+                    std::vector<input::InputStatus> &statuses, unsigned threads);
+  void write_line_or_exit(std::string_view line);
   bool bytes_only() const;
   void report_failure(int errnum, const char *name);
   bool uses_lines_loop() const;
@@ -128,6 +81,7 @@ class WcRun {
   const CountOptions options_;
   int width_ = 1;
   Totals totals_;
+  std::unique_ptr<FileFanout> fanout_;  ///< many small files: helpers count ahead
   bool have_read_stdin_ = false;
   bool exit_failure_ = false;
   bool hardware_line_printed_ = false;
@@ -165,38 +119,18 @@ void WcRun::print_debug_line() {
   if (!config_.debug || !uses_lines_loop()) return;
   if (compat_.reports_hardware_once() && hardware_line_printed_) return;
   hardware_line_printed_ = true;
-  // GNU asks __builtin_cpu_supports (gnulib's cpu_supports from 9.8, which
-  // also honours GLIBC_TUNABLES' glibc.cpu.hwcaps masks); fastwc asks the C
-  // library's record of the same CPUID bits (fastwc::cpu_support),
-  // because libgcc's __cpu_indicator_init, linked in by
-  // __builtin_cpu_supports, runs CPUID at every start-up, and CPUID traps
-  // to the hypervisor in virtual machines.
-  const CpuSupport cpu = cpu_support();
-  const char *tunables = compat_.debug_honours_hwcaps() ? std::getenv("GLIBC_TUNABLES") : nullptr;
-  auto supports = [tunables](bool present, std::string_view hwcap) {
-    return present && hwcap_allowed(tunables, hwcap);
-  };
-  // 9.9+ try AVX-512 first (avx512f and avx512bw) and say so either way.
-  if (compat_.reports_avx512()) {
-    if (supports(cpu.avx512f, "AVX512F") && supports(cpu.avx512bw, "AVX512BW")) {
-      out::report(0, out::translate("using avx512 hardware support"));
-      return;
-    }
-    out::report(0, out::translate("avx512 support not detected"));
-  }
-  out::report(0, out::translate(supports(cpu.avx2, "AVX2") ? "using avx2 hardware support"
-                                                           : "avx2 support not detected"));
+  report_hardware_support(compat_);
 }
 
 /// Below this size, readahead advice is not worth its system call.
 constexpr off_t small_file_bytes = 128 * 1024;
 
 /// `bytes_read`, when not null, is the progress meter's byte counter.
-InputCounts WcRun::measure(int fd, input::InputStatus &status, off_t offset,
-                           std::atomic<std::uint64_t> *bytes_read) const {
+MeasuredInput WcRun::measure(int fd, input::InputStatus &status, off_t offset,
+                             std::atomic<std::uint64_t> *bytes_read) const {
   ReadOptions read_options = config_.read;
   read_options.bytes_read = bytes_read;
-  InputCounts measured;
+  MeasuredInput measured;
   Counts &counts = measured.counts;
   if (bytes_only()) {
     auto shortcut =
@@ -230,7 +164,7 @@ InputCounts WcRun::measure(int fd, input::InputStatus &status, off_t offset,
   return measured;
 }
 
-bool WcRun::report(const char *name, const InputCounts &measured) {
+bool WcRun::report(const char *name, const MeasuredInput &measured) {
   // Diagnostics name standard input "standard input" (translated).
   const char *diagnostic_name = name ? name : out::translate("standard input");
   const int read_error = measured.read_error;
@@ -238,7 +172,7 @@ bool WcRun::report(const char *name, const InputCounts &measured) {
   bool error_after_line = compat_.reports_read_error_after_counts();
   if (!ok && !error_after_line) report_failure(read_error, diagnostic_name);
   if (config_.total_mode != cli::TotalMode::only) {
-    out::write_line(out::format_count_line(measured.counts, config_.selection, width_, name));
+    write_line_or_exit(out::format_count_line(measured.counts, config_.selection, width_, name));
   }
   if (!ok && error_after_line) report_failure(read_error, diagnostic_name);
   if (config_.debug || config_.stats) {
@@ -252,8 +186,8 @@ bool WcRun::report(const char *name, const InputCounts &measured) {
 /// measure(), under the progress meter when there is one; the meter is
 /// erased before anything about the input is printed. Not for a terminal's
 /// input, where the meter would mix with what the user types.
-InputCounts WcRun::measure_with_progress(int fd, const char *name, input::InputStatus &status,
-                                         off_t offset) {
+MeasuredInput WcRun::measure_with_progress(int fd, const char *name, input::InputStatus &status,
+                                           off_t offset) {
   if (!progress_ || isatty(fd) == 1) return measure(fd, status, offset, nullptr);
   std::uint64_t total = 0;
   struct stat st {};
@@ -263,7 +197,7 @@ InputCounts WcRun::measure_with_progress(int fd, const char *name, input::InputS
   }
   progress_->begin(
       out::quote_file_name_for_diagnostic(name ? name : out::translate("standard input")), total);
-  InputCounts measured = measure(fd, status, offset, progress_->bytes_read());
+  MeasuredInput measured = measure(fd, status, offset, progress_->bytes_read());
   progress_->end();
   return measured;
 }
@@ -327,66 +261,29 @@ bool WcRun::report_ahead(const char *name, const FileOutcome &outcome) {
   return ok;
 }
 
-/// --jobs, else the CPUs this process may use; capped for huge machines.
-unsigned WcRun::usable_threads() const {
-  const unsigned jobs = config_.read.jobs != 0 ? config_.read.jobs : default_jobs();
-  return std::min(jobs, fanout_max_threads);
+/// A fatal write error (GNU >= 9.10) ends the process at once; the helpers
+/// are stopped first, before exit() tears down what they use.
+void WcRun::write_line_or_exit(std::string_view line) {
+  if (out::write_line(line)) return;
+  if (fanout_) fanout_->stop();
+  std::exit(EXIT_FAILURE);
 }
 
-/// Whether reading the input may wait for another process (standard input,
-/// a FIFO, a terminal, any device), which may meanwhile change the files
-/// after it: GNU opens those only after that input is done, so nothing after
-/// it is counted ahead. Regular files, directories and names that cannot be
-/// stat'ed are read without waiting on anyone.
-bool may_wait_for_another_process(const char *name, const input::InputStatus &status) {
-  if (name == nullptr || *name == '\0' || status.failed != 0) return false;
-  return !S_ISREG(status.st.st_mode) && !S_ISDIR(status.st.st_mode);
-}
-
-std::unique_ptr<FileFanout> WcRun::start_fanout(const std::vector<const char *> &names,
-                                                std::vector<input::InputStatus> &statuses,
-                                                unsigned threads) {
+void WcRun::start_fanout(const std::vector<const char *> &names,
+                         std::vector<input::InputStatus> &statuses, unsigned threads) {
   // -c takes sizes from the pre-pass (a few system calls a file, no read):
   // nothing to share out.
-  if (bytes_only()) return nullptr;
-  // Only regular files that the pre-pass found non-empty and below the
-  // pipeline's threshold are counted ahead. Larger files get every CPU
-  // from the pipeline; standard input, FIFOs and devices are read in
-  // order, when GNU would read them (opening a FIFO waits for its writer,
-  // reading a tty waits for its user); empty regular files are mostly
-  // /proc and /sys files, whose contents may depend on when and from which
-  // thread they are read.
-  std::vector<const char *> eligible(names.size(), nullptr);
-  std::vector<std::size_t> barriers;
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    const input::InputStatus &status = statuses[i];
-    const char *name = names[i];
-    if (may_wait_for_another_process(name, status)) barriers.push_back(i);
-    if (name == nullptr || *name == '\0' || std::strcmp(name, "-") == 0 || status.failed != 0)
-      continue;
-    if (!S_ISREG(status.st.st_mode) || status.st.st_size <= 0 ||
-        static_cast<std::uint64_t>(status.st.st_size) >= config_.read.serial_threshold) {
-      continue;
-    }
-    eligible[i] = name;
-    ++count;
-  }
-  if (count < fanout_min_files) return nullptr;
-  auto fanout = std::make_unique<FileFanout>(
+  if (bytes_only()) return;
+  FanoutPlan plan = plan_fanout(names, statuses, config_.read.serial_threshold);
+  if (plan.eligible_count < fanout_min_files) return;
+  fanout_ = std::make_unique<FileFanout>(
       names.size(), threads - 1, fanout_window,
-      [this, eligible = std::move(eligible), &statuses](std::size_t index, FileOutcome &outcome) {
+      [this, eligible = std::move(plan.eligible), &statuses](std::size_t index,
+                                                             FileOutcome &outcome) {
         return eligible[index] != nullptr &&
                count_name_ahead(eligible[index], statuses[index], outcome);
       },
-      std::move(barriers));
-  // A fatal write error (GNU >= 9.10) exits from deep in out::write_line:
-  // the helpers must be stopped before exit() tears down what they use.
-  g_active_fanout = fanout.get();
-  out::set_before_fatal_exit([] {
-    if (g_active_fanout != nullptr) g_active_fanout->stop();
-  });
-  return fanout;
+      std::move(plan.barriers));
 }
 
 void WcRun::print_total(std::size_t names) {
@@ -394,34 +291,10 @@ void WcRun::print_total(std::size_t names) {
                 config_.total_mode == cli::TotalMode::only ||
                 (config_.total_mode == cli::TotalMode::automatic && names > 1);
   if (!wanted) return;
-  Counts total = totals_.counts;
-  if (compat_.saturates_totals()) {
-    // GNU 9.3+: a total that overflowed is shown saturated and diagnosed.
-    // GNU checks every sum it kept, printed or not, and every one of its
-    // loops counts bytes: -m in a single-byte locale (chars = bytes) reports
-    // "total bytes" too. Its unprinted line, word and character sums can only
-    // overflow after reading 16 EiB, so only the printed ones are checked.
-    constexpr auto saturated = std::numeric_limits<std::uint64_t>::max();
-    const Selection &s = config_.selection;
-    struct Check {
-      bool overflowed;
-      std::uint64_t *value;
-      const char *what;
-    };
-    for (const Check &check :
-         {Check{totals_.lines_overflowed && s.lines, &total.lines, "total lines"},
-          Check{totals_.words_overflowed && s.words, &total.words, "total words"},
-          Check{totals_.chars_overflowed && s.chars, &total.chars, "total characters"},
-          Check{totals_.bytes_overflowed, &total.bytes, "total bytes"}}) {
-      if (!check.overflowed) continue;
-      *check.value = saturated;
-      out::report(EOVERFLOW, out::translate(check.what));
-      exit_failure_ = true;
-    }
-  }
+  const Counts total = totals_.to_print(config_.selection, compat_, exit_failure_);
   const char *label =
       config_.total_mode == cli::TotalMode::only ? nullptr : out::translate("total");
-  out::write_line(out::format_count_line(total, config_.selection, width_, label));
+  write_line_or_exit(out::format_count_line(total, config_.selection, width_, label));
 }
 
 int WcRun::run() {
@@ -439,7 +312,7 @@ int WcRun::run() {
   }
   // A long list is worked on by several threads: the pre-pass, then the
   // counting of small files (start_fanout).
-  const unsigned threads = known.size() >= fanout_min_files ? usable_threads() : 1;
+  const unsigned threads = known.size() >= fanout_min_files ? fanout_threads(config_.read.jobs) : 1;
   auto statuses = input::stat_inputs(known, config_.selection.count(), threads);
   width_ = config_.total_mode == cli::TotalMode::only
                ? 1
@@ -447,12 +320,9 @@ int WcRun::run() {
 
   // Many small files: helper threads count the files ahead while this
   // thread prints, in order.
-  std::unique_ptr<FileFanout> fanout;
-  if (!list->streamed() && !implicit_stdin && threads > 1)
-    fanout = start_fanout(known, statuses, threads);
+  if (!list->streamed() && !implicit_stdin && threads > 1) start_fanout(known, statuses, threads);
 
   bool ok = true;
-  const bool list_from_stdin = config_.files0_from && *config_.files0_from == "-";
   std::string name;
   for (std::size_t index = 0;; ++index) {
     auto next = list->next(name);
@@ -460,36 +330,16 @@ int WcRun::run() {
     if (next == input::InputList::Next::read_error) {
       // GNU reports errno as it is: the failed read's, unless the last name
       // came with that read and failing to count it changed errno since.
-      const int errnum = list->read_error_came_with_last_name() && last_failure_errno_ != 0
-                             ? last_failure_errno_
-                             : list->read_errno();
-      out::report(errnum,
-                  out::format_message(out::translate("%s: read error"),
-                                      {out::quote_file_name_for_diagnostic(*config_.files0_from)}));
+      report_list_read_error(config_,
+                             list->read_error_came_with_last_name() && last_failure_errno_ != 0
+                                 ? last_failure_errno_
+                                 : list->read_errno());
       ok = false;
       break;
     }
     input::InputStatus &status = statuses[list->streamed() ? 0 : index];
-    bool skip = false;
-    if (list_from_stdin && name == "-") {
-      const char *message =
-          compat_.says_standard_input_for_list()
-              ? "when reading file names from standard input, no file name of %s allowed"
-              : "when reading file names from stdin, no file name of %s allowed";
-      out::report(0, out::format_message(out::translate(message), {out::quote_always(name)}));
-      skip = true;
-    }
-    if (name.empty()) {
-      if (!config_.files0_from) {
-        out::report(0, out::translate("invalid zero-length file name"));
-      } else {
-        out::report(0, out::quote_file_name_for_diagnostic(*config_.files0_from) + ":" +
-                           std::to_string(list->names_produced()) + ": " +
-                           out::translate("invalid zero-length file name"));
-      }
-      skip = true;
-    }
-    const FileOutcome *ahead = fanout ? fanout->take(index) : nullptr;
+    const bool skip = !name_is_countable(name, config_, compat_, list->names_produced());
+    const FileOutcome *ahead = fanout_ ? fanout_->take(index) : nullptr;
     last_failure_errno_ = 0;
     if (skip) {
       ok = false;
@@ -502,10 +352,7 @@ int WcRun::run() {
     if (list->streamed()) statuses[0].failed = 1;
   }
 
-  if (fanout) {
-    fanout->stop();
-    g_active_fanout = nullptr;
-  }
+  if (fanout_) fanout_->stop();
 
   // No operands means standard input; an empty --files0-from list means
   // nothing at all (GNU wc.c's main: no name, no count).

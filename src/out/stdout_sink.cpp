@@ -17,7 +17,6 @@ namespace fastwc::out {
 namespace {
 
 bool g_diagnose_at_once = false;
-void (*g_before_fatal_exit)() = nullptr;
 
 /// gnulib close_stream(): a stream fails when it had an error, or when
 /// fclose fails with data pending or for a reason other than EBADF. errno
@@ -54,9 +53,7 @@ void prepare_stdout(bool diagnose_write_errors_at_once) noexcept {
   std::atexit(close_stdout_at_exit);
 }
 
-void set_before_fatal_exit(void (*hook)()) noexcept { g_before_fatal_exit = hook; }
-
-void write_line(std::string_view line) noexcept {
+bool write_line(std::string_view line) noexcept {
   std::fwrite(line.data(), 1, line.size(), stdout);
   if (g_diagnose_at_once && std::ferror(stdout)) {
     int saved_errno = errno;
@@ -64,9 +61,9 @@ void write_line(std::string_view line) noexcept {
     __fpurge(stdout);
     std::clearerr(stdout);
     report(saved_errno, translate("write error"));
-    if (g_before_fatal_exit != nullptr) g_before_fatal_exit();
-    std::exit(EXIT_FAILURE);
+    return false;
   }
+  return true;
 }
 
 }  // namespace fastwc::out

@@ -12,12 +12,9 @@ namespace fastwc::out {
 /// early in main().
 void prepare_stdout(bool diagnose_write_errors_at_once) noexcept;
 
-/// Registers what must run before a fatal write error exits the process
-/// (stopping helper threads); nullptr for nothing.
-void set_before_fatal_exit(void (*hook)()) noexcept;
-
-/// Writes one complete output line. Under the 9.10 rule a failed write ends
-/// the process at once with "PROGRAM: write error: <strerror>".
-void write_line(std::string_view line) noexcept;
+/// Writes one complete output line. false: under the 9.10 rule the write
+/// failed and "PROGRAM: write error: <strerror>" was printed; the caller
+/// must then exit with status 1 at once, as GNU does.
+[[nodiscard]] bool write_line(std::string_view line) noexcept;
 
 }  // namespace fastwc::out

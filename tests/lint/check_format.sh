@@ -12,7 +12,7 @@ cd "$1"
 
 clang_format=
 for candidate in clang-format-14 clang-format; do
-  if command -v "$candidate" >/dev/null && "$candidate" --version | grep -q 'version 14\.'; then
+  if command -v "$candidate" >/dev/null && [[ $("$candidate" --version) == *"version 14."* ]]; then
     clang_format=$candidate
     break
   fi
