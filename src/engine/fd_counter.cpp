@@ -24,6 +24,7 @@
 #include "engine/gnu_read_loop.hpp"
 #include "engine/selected_counts.hpp"
 #include "io/byte_counting_sys.hpp"
+#include "io/gnu_read.hpp"
 #include "locale/char_classes.hpp"
 #include "pipeline/pipeline.hpp"
 #include "pipeline/resources.hpp"
@@ -79,14 +80,13 @@ CountResult count_with_counter(int fd, const CountOptions &options, io::Sys &sys
   const auto buffer = std::make_unique_for_overwrite<std::byte[]>(serial_buffer_size);
   Counter counter(options);
   for (;;) {
-    const ssize_t n = sys.read(fd, buffer.get(), serial_buffer_size);
+    const ssize_t n = io::safe_read(sys, fd, buffer.get(), serial_buffer_size);
     if (n > 0) {
       counter.update({buffer.get(), static_cast<std::size_t>(n)});
       stats.bytes += static_cast<std::uint64_t>(n);
       continue;
     }
     if (n == 0) return {counter.finish(), 0};
-    if (errno == EINTR) continue;  // wc 9.1's safe_read retries
     // wc stops at the first read error and still prints what it counted.
     const int error = errno;
     return {counter.finish_after_error(), error};
@@ -117,11 +117,7 @@ CountResult count_with_gnu_boundaries(int fd, const CountOptions &options,
   const auto first = std::make_unique_for_overwrite<std::byte[]>(read_size);
   ssize_t first_size = 0;
   const bool peek = read_options.serial_threshold > read_size;
-  if (peek) {
-    do {
-      first_size = sys.read(fd, first.get(), read_size);
-    } while (first_size < 0 && errno == EINTR);
-  }
+  if (peek) first_size = io::safe_read(sys, fd, first.get(), read_size);
   if (options.encoding == Encoding::utf8 &&
       (!peek || first_size == static_cast<ssize_t>(read_size))) {
     struct stat status {};
@@ -202,10 +198,7 @@ CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions
   // nothing is read here first.)
   bool ask_size = may_pipeline;
   if (may_pipeline && read_options.serial_threshold > serial_buffer_size) {
-    ssize_t n;
-    do {
-      n = sys.read(fd, buffer.get(), serial_buffer_size);
-    } while (n < 0 && errno == EINTR);
+    const ssize_t n = io::safe_read(sys, fd, buffer.get(), serial_buffer_size);
     if (n < 0) return finish(whole, errno);
     if (n == 0) return finish(whole, 0);
     whole = counter.summarize({buffer.get(), static_cast<std::size_t>(n)});
@@ -257,7 +250,7 @@ CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions
         pipeline_failed = true;  // nothing read by it: go on serially
       }
     }
-    const ssize_t n = sys.read(fd, buffer.get(), serial_buffer_size);
+    const ssize_t n = io::safe_read(sys, fd, buffer.get(), serial_buffer_size);
     if (n > 0) {
       if (!enlarged && whole.bytes != 0) {
         // A second read with data: a pipe (or a file growing). A larger
@@ -269,7 +262,6 @@ CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions
       continue;
     }
     if (n == 0) return finish(whole, 0);
-    if (errno == EINTR) continue;  // wc 9.1's safe_read retries
     // wc stops at the first read error and still prints what it counted.
     return finish(whole, errno);
   }

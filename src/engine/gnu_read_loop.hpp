@@ -22,6 +22,7 @@
 #include "count/split_rescan.hpp"
 #include "fastwc/counts.hpp"
 #include "fastwc/engine.hpp"
+#include "io/gnu_read.hpp"
 #include "locale/char_classes.hpp"
 
 namespace fastwc::engine {
@@ -41,12 +42,13 @@ CountResult count_with_gnu_reads_reference(const CountOptions &options, ReadFunc
   ReferenceCounter counter(options);
   for (;;) {
     // wc.c: read (fd, buf + prev, IO_BUFSIZE - prev)
-    const ssize_t n = read(buffer, read_size - counter.carried_bytes());
+    const ssize_t n =
+        io::retry_interrupted([&] { return read(buffer, read_size - counter.carried_bytes()); });
     if (n > 0) {
       counter.update({buffer, static_cast<std::size_t>(n)});
     } else if (n == 0) {
       return {counter.finish(), 0};
-    } else if (errno != EINTR) {
+    } else {
       const int error = errno;
       return {counter.finish_after_error(), error};
     }
@@ -74,12 +76,13 @@ CountResult count_with_gnu_reads(const CountOptions &options, ReadFunction &&rea
   Counter counter(contiguous);
   SplitRescanCorrector corrector(options, locale::CharClasses::current());
   for (;;) {
-    const ssize_t n = read(buffer, read_size - corrector.carried_bytes());
+    const ssize_t n =
+        io::retry_interrupted([&] { return read(buffer, read_size - corrector.carried_bytes()); });
     if (n > 0) {
       const auto size = static_cast<std::size_t>(n);
       counter.update({buffer, size});
       corrector.on_read({reinterpret_cast<const std::uint8_t *>(buffer), size});
-    } else if (n == 0 || errno != EINTR) {
+    } else {
       const int error = n == 0 ? 0 : errno;
       Counts counts = error == 0 ? counter.finish() : counter.finish_after_error();
       counts.words += corrector.finish(error != 0);
@@ -110,16 +113,11 @@ std::uint64_t gnu_read_quirk_words(const CountOptions &options, std::uint64_t le
   constexpr std::size_t tail_max = SplitRescanCorrector::max_carry;
   // read_at until `size` bytes or the end; returns how many came.
   auto read_exactly = [&read_at](std::uint64_t offset, std::uint8_t *buffer, std::size_t size) {
-    std::size_t got = 0;
-    while (got < size) {
-      const ssize_t n = read_at(offset + got, buffer + got, size - got);
-      if (n > 0) {
-        got += static_cast<std::size_t>(n);
-      } else if (n == 0 || errno != EINTR) {
-        break;
-      }
-    }
-    return got;
+    return io::fill(0, size,
+                    [&](std::size_t done, std::size_t left) {
+                      return read_at(offset + done, buffer + done, left);
+                    })
+        .got;
   };
   SplitRescanCorrector corrector(options, locale::CharClasses::current());
   const std::uint64_t read_size = options.gnu_split_rescan_read_size;

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 
+#include "io/gnu_read.hpp"
 #include "support/clock.hpp"
 
 namespace fastwc::io {
@@ -19,25 +20,14 @@ ReadEnd ReadReader::run(ReaderPort &port) noexcept {
     // Fill the whole buffer before handing it on: a pipe gives at most its
     // capacity per read, and counting tiny chunks would cost more than the
     // reads. Whether bytes arrive in one read or several changes no count.
-    std::size_t got = 0;
-    bool finished = false;
     const std::uint64_t start = support::now_ns();
-    while (got < size) {
-      const ssize_t n = sys_.read(fd_, data + got, size - got);
-      if (n > 0) {
-        got += static_cast<std::size_t>(n);
-        continue;
-      }
-      if (n < 0 && errno == EINTR) {
-        ++report_.resubmits;
-        continue;  // GNU's safe_read retries EINTR
-      }
-      // EOF, or an error (EAGAIN included: safe_read does not retry it, so
-      // a non-blocking empty pipe is an error for GNU wc too).
-      end.error = n < 0 ? errno : 0;
-      finished = true;
-      break;
-    }
+    const Fill filled = fill(
+        0, size,
+        [&](std::size_t done, std::size_t left) { return sys_.read(fd_, data + done, left); },
+        &report_.resubmits);
+    const std::size_t got = filled.got;
+    const bool finished = got < size;
+    end.error = filled.error;
     report_.wait_ns += support::now_ns() - start;
     if (got > 0) {
       port.deliver({end.chunks++, buffer, static_cast<std::uint32_t>(got)});

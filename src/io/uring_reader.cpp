@@ -25,6 +25,7 @@
 #include <cerrno>
 #include <vector>
 
+#include "io/gnu_read.hpp"
 #include "io/read_reader.hpp"
 #include "io/ring.hpp"
 #include "support/clock.hpp"
@@ -79,20 +80,15 @@ struct UringReader::Request {
 
 void UringReader::redo_with_pread(Request &request, std::byte *buffer) noexcept {
   ++report_.redone_reads;
-  const std::size_t size = pool_.size();
-  while (request.got < size) {
-    const ssize_t n = sys_.pread(fd_, buffer + request.got, size - request.got,
-                                 static_cast<off_t>(request.offset + request.got));
-    if (n > 0) {
-      request.got += static_cast<std::uint32_t>(n);
-    } else if (n < 0 && errno == EINTR) {
-      ++report_.resubmits;
-    } else {
-      request.eof = n == 0;
-      request.error = n < 0 ? errno : 0;
-      break;
-    }
-  }
+  const Fill filled = fill(
+      request.got, pool_.size(),
+      [&](std::size_t done, std::size_t left) {
+        return sys_.pread(fd_, buffer + done, left, static_cast<off_t>(request.offset + done));
+      },
+      &report_.resubmits);
+  request.got = static_cast<std::uint32_t>(filled.got);
+  request.eof = filled.eof;
+  request.error = filled.error;
   request.done = true;
 }
 

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "io/buffer_pool.hpp"
+#include "io/gnu_read.hpp"
 #include "pipeline/ordered_merge.hpp"
 #include "support/clock.hpp"
 #include "support/wake_signal.hpp"
@@ -145,21 +146,16 @@ class Stripes {
   Read read_chunk(std::uint64_t chunk, std::byte *buffer, std::uint64_t &retries) noexcept {
     const std::size_t size = pool_.size();
     const std::uint64_t offset = static_cast<std::uint64_t>(input_.offset) + chunk * size;
+    const io::Fill filled = io::fill(
+        0, size,
+        [&](std::size_t done, std::size_t left) {
+          return sys_.pread(input_.fd, buffer + done, left, static_cast<off_t>(offset + done));
+        },
+        &retries);
     Read read;
-    while (read.got < size) {
-      const ssize_t n = sys_.pread(input_.fd, buffer + read.got, size - read.got,
-                                   static_cast<off_t>(offset + read.got));
-      if (n > 0) {
-        read.got += static_cast<std::size_t>(n);
-      } else if (n < 0 && errno == EINTR) {
-        ++retries;  // GNU's safe_read retries EINTR
-      } else {
-        // EOF, or an error (EAGAIN included, as in GNU's safe_read).
-        read.full = false;
-        read.error = n < 0 ? errno : 0;
-        break;
-      }
-    }
+    read.got = filled.got;
+    read.full = filled.got == size;
+    read.error = filled.error;
     return read;
   }
 
