@@ -17,10 +17,10 @@
 //   only std::bad_alloc can escape, from Counter's constructor and
 //   count_buffer.
 // - What count_fd may start, for an input of at least
-//   ReadOptions::serial_threshold bytes (never for a smaller one): up to
+//   ReadTuning::serial_threshold bytes (never for a smaller one): up to
 //   ReadOptions::jobs - 1 counting threads and, for a stream, one reader
 //   thread, all joined before it returns; an io_uring ring; a buffer pool
-//   of at most ReadOptions::max_pool_bytes, freed before it returns; and, once per process, the
+//   of at most ReadTuning::max_pool_bytes, freed before it returns; and, once per process, the
 //   module LIBDIR/fastwc/fastwc-workers.so (oneTBB's worker threads, which
 //   stay). It may enlarge a pipe's buffer (F_SETPIPE_SZ). It installs no
 //   signal handler and leaves the descriptor open, at the offset after the
@@ -36,6 +36,8 @@
 #include "fastwc/read_options.hpp"
 
 namespace fastwc {
+
+struct ReadStats;  // fastwc/diagnostics.hpp
 
 /// Counts a stream that arrives in pieces. The result does not depend on
 /// where the stream is split: a word, a line or a multibyte character cut
@@ -75,12 +77,14 @@ Counts count_buffer(std::span<const std::byte> bytes, const CountOptions &option
 CountResult count_fd(int fd, const CountOptions &options);
 
 /// As count_fd(fd, options), reading as read_options says: a regular file
-/// with at least read_options.serial_threshold bytes left, or any input
+/// with at least ReadTuning::serial_threshold bytes left (fastwc/tuning.hpp), or any input
 /// that turns out that large, is counted by the parallel pipeline (a reader
 /// thread with io_uring or read(2), counting threads, ordered merge); the
 /// counts are always exactly the serial ones. Afterwards the offset is
 /// after the last byte read, as with read(2). A read error is returned in
-/// the result, never thrown. `stats`, when given, receives what was done.
+/// the result, never thrown. `stats`, when given, receives what was done
+/// (fastwc/diagnostics.hpp). fastwc/tuning.hpp has an overload that also
+/// takes the engine's tuning knobs.
 /// Thread-safe: distinct calls may run at once on distinct descriptors.
 CountResult count_fd(int fd, const CountOptions &options, const ReadOptions &read_options,
                      ReadStats *stats = nullptr);

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "fastwc/counts.hpp"
-#include "fastwc/read_options.hpp"
+#include "fastwc/diagnostics.hpp"
 
 namespace fastwc::app {
 

@@ -34,8 +34,8 @@ class ProgressMeter {
   ProgressMeter(const ProgressMeter &) = delete;
   ProgressMeter &operator=(const ProgressMeter &) = delete;
 
-  /// The counter that the current input's reads add to (ReadOptions's
-  /// bytes_read).
+  /// The counter that the current input's reads add to
+  /// (ReadOptions::bytes_read).
   std::atomic<std::uint64_t> *bytes_read() noexcept { return &bytes_; }
 
   /// An input starts: `name` quoted, `total` its size in bytes, 0 when

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "fastwc/read_options.hpp"
+#include "fastwc/diagnostics.hpp"
 
 namespace fastwc::app {
 

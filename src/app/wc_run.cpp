@@ -25,6 +25,7 @@
 #include "app/read_report.hpp"
 #include "app/totals.hpp"
 #include "fastwc/engine.hpp"
+#include "fastwc/tuning.hpp"
 #include "input/input_list.hpp"
 #include "input/size_shortcut.hpp"
 #include "input/stat_prepass.hpp"
@@ -140,7 +141,7 @@ MeasuredInput WcRun::measure(int fd, input::InputStatus &status, off_t offset,
       posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
       CountOptions bytes_options = options_;
       bytes_options.selection = Selection{false, false, false, true, false};
-      CountResult rest = count_fd(fd, bytes_options, read_options, &measured.stats);
+      CountResult rest = count_fd(fd, bytes_options, read_options, config_.tuning, &measured.stats);
       counts.bytes += rest.counts.bytes;
       measured.read_error = rest.error;
     }
@@ -152,7 +153,7 @@ MeasuredInput WcRun::measure(int fd, input::InputStatus &status, off_t offset,
     const bool small_file =
         status.failed == 0 && S_ISREG(status.st.st_mode) && status.st.st_size < small_file_bytes;
     if (!small_file) posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-    CountResult result = count_fd(fd, options_, read_options, &measured.stats);
+    CountResult result = count_fd(fd, options_, read_options, config_.tuning, &measured.stats);
     counts = result.counts;
     measured.read_error = result.error;
   }
@@ -274,7 +275,7 @@ void WcRun::start_fanout(const std::vector<const char *> &names,
   // -c takes sizes from the pre-pass (a few system calls a file, no read):
   // nothing to share out.
   if (bytes_only()) return;
-  FanoutPlan plan = plan_fanout(names, statuses, config_.read.serial_threshold);
+  FanoutPlan plan = plan_fanout(names, statuses, config_.tuning.serial_threshold);
   if (plan.eligible_count < fanout_min_files) return;
   fanout_ = std::make_unique<FileFanout>(
       names.size(), threads - 1, fanout_window,

@@ -123,7 +123,7 @@ ParseOutcome parse_args(int argc, char **argv, const Compat &compat) {
         return {std::nullopt, 1};
     }
   }
-  if (!apply_read_environment(read_given, config.read)) return {std::nullopt, 1};
+  if (!apply_read_environment(read_given, config.read, config.tuning)) return {std::nullopt, 1};
   if (const char *progress = std::getenv("FASTWC_PROGRESS");
       progress != nullptr && std::strcmp(progress, "1") == 0)
     config.progress = true;

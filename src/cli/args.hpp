@@ -11,6 +11,7 @@
 #include "cli/compat.hpp"
 #include "fastwc/counts.hpp"
 #include "fastwc/read_options.hpp"
+#include "fastwc/tuning.hpp"
 
 namespace fastwc::cli {
 
@@ -26,6 +27,8 @@ struct Config {
   /// fastwc's own --jobs, --io, --read-size (else FASTWC_JOBS, FASTWC_IO,
   /// FASTWC_READ_SIZE): how large inputs are read.
   ReadOptions read;
+  /// FASTWC_SERIAL_THRESHOLD and FASTWC_URING_ASYNC, which have no option.
+  ReadTuning tuning;
   /// --stats: per-input backend, sizes, stage times and throughput on stderr.
   bool stats = false;
   /// --progress (or FASTWC_PROGRESS=1): a meter on stderr, where stderr is

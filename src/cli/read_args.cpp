@@ -110,7 +110,8 @@ bool parse_read_size_option(std::string_view text, ReadOptions &options) {
   return true;
 }
 
-bool apply_read_environment(const ReadOptionsGiven &given, ReadOptions &options) {
+bool apply_read_environment(const ReadOptionsGiven &given, ReadOptions &options,
+                            ReadTuning &tuning) {
   std::uint64_t value = 0;
   if (auto text = environment("FASTWC_JOBS"); text && !given.jobs) {
     const NumberStatus status = parse_number(*text, false, max_jobs, value);
@@ -146,7 +147,7 @@ bool apply_read_environment(const ReadOptionsGiven &given, ReadOptions &options)
       report_bad_variable("FASTWC_SERIAL_THRESHOLD", *text, status == NumberStatus::too_large);
       return false;
     }
-    options.serial_threshold = value;
+    tuning.serial_threshold = value;
   }
   // Another knob without an option: IOSQE_ASYNC on the ring's reads.
   if (auto text = environment("FASTWC_URING_ASYNC")) {
@@ -154,7 +155,7 @@ bool apply_read_environment(const ReadOptionsGiven &given, ReadOptions &options)
       report_bad_variable("FASTWC_URING_ASYNC", *text, false);
       return false;
     }
-    options.async_reads = *text == "1";
+    tuning.async_reads = *text == "1";
   }
   return true;
 }

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "fastwc/read_options.hpp"
+#include "fastwc/tuning.hpp"
 
 namespace fastwc::cli {
 
@@ -28,11 +29,12 @@ bool parse_io_option(std::string_view text, ReadOptions &options);
 bool parse_read_size_option(std::string_view text, ReadOptions &options);
 
 /// Applies FASTWC_JOBS, FASTWC_IO and FASTWC_READ_SIZE (set and non-empty)
-/// to the settings the command line did not give, and
+/// to the settings the command line did not give, and, to `tuning`,
 /// FASTWC_SERIAL_THRESHOLD (bytes, 0 allowed) and FASTWC_URING_ASYNC (0 or
 /// 1), which have no option. false after printing a diagnostic for a bad
 /// value.
-bool apply_read_environment(const ReadOptionsGiven &given, ReadOptions &options);
+bool apply_read_environment(const ReadOptionsGiven &given, ReadOptions &options,
+                            ReadTuning &tuning);
 
 /// The largest --jobs and --read-size accepted.
 inline constexpr unsigned max_jobs = 256;

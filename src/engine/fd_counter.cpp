@@ -23,6 +23,8 @@
 #include "count/dispatch.hpp"
 #include "engine/gnu_read_loop.hpp"
 #include "engine/selected_counts.hpp"
+#include "fastwc/diagnostics.hpp"
+#include "fastwc/tuning.hpp"
 #include "io/byte_counting_sys.hpp"
 #include "io/gnu_read.hpp"
 #include "locale/char_classes.hpp"
@@ -49,16 +51,22 @@ const char *io_backend_name(IoBackend backend) noexcept {
 }
 
 CountResult count_fd(int fd, const CountOptions &options, const ReadOptions &read_options,
-                     ReadStats *stats) {
+                     const ReadTuning &tuning, ReadStats *stats) {
+  const pipeline::ReadSettings settings(read_options, tuning);
   CountResult result;
   if (read_options.bytes_read != nullptr) {
     io::ByteCountingSys counting(io::Sys::real(), *read_options.bytes_read);
-    result = engine::count_fd_with(fd, options, read_options, counting, stats);
+    result = engine::count_fd_with(fd, options, settings, counting, stats);
   } else {
-    result = engine::count_fd_with(fd, options, read_options, io::Sys::real(), stats);
+    result = engine::count_fd_with(fd, options, settings, io::Sys::real(), stats);
   }
   result.counts = engine::keep_selected(result.counts, options.selection);
   return result;
+}
+
+CountResult count_fd(int fd, const CountOptions &options, const ReadOptions &read_options,
+                     ReadStats *stats) {
+  return count_fd(fd, options, read_options, ReadTuning{}, stats);
 }
 
 }  // namespace fastwc
@@ -111,7 +119,7 @@ void enlarge_pipe(int fd, std::size_t size) noexcept {
 /// file or a stream, and only a full one is worth an fstat (most inputs of
 /// a long file list are small).
 CountResult count_with_gnu_boundaries(int fd, const CountOptions &options,
-                                      const ReadOptions &read_options, io::Sys &sys,
+                                      const pipeline::ReadSettings &read_options, io::Sys &sys,
                                       ReadStats &stats) {
   const std::size_t read_size = count::gnu_read_size(options);
   const auto first = std::make_unique_for_overwrite<std::byte[]>(read_size);
@@ -154,8 +162,9 @@ CountResult count_with_gnu_boundaries(int fd, const CountOptions &options,
 
 }  // namespace
 
-CountResult count_fd_with(int fd, const CountOptions &options, const ReadOptions &read_options,
-                          io::Sys &sys, ReadStats *stats_out) {
+CountResult count_fd_with(int fd, const CountOptions &options,
+                          const pipeline::ReadSettings &read_options, io::Sys &sys,
+                          ReadStats *stats_out) {
   const std::uint64_t start = support::now_ns();
   ReadStats local;
   ReadStats &stats = stats_out != nullptr ? *stats_out : local;

@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "fastwc/read_options.hpp"
+#include "fastwc/diagnostics.hpp"
 
 namespace fastwc::io {
 

@@ -29,7 +29,7 @@ struct UringSettings {
   /// another core instead of the submitting thread.
   bool async_reads = false;
   /// How long a read may be outstanding before the reader asks the kernel
-  /// about it (ReadOptions::ring_check_ms); 0: never.
+  /// about it (ReadTuning::ring_check_ms); 0: never.
   unsigned check_ms = 5000;
 };
 

@@ -229,7 +229,7 @@ void leave_offset_after(const Input &input, std::uint64_t bytes) noexcept {
 }  // namespace
 
 Outcome run(const Input &input, const count::ChunkCounter &counter,
-            const count::ChunkSummary &initial, const ReadOptions &options, io::Sys &sys,
+            const count::ChunkSummary &initial, const ReadSettings &options, io::Sys &sys,
             ReadStats &stats) {
   const std::uint64_t start = support::now_ns();
   const std::uint64_t expected =

@@ -15,8 +15,9 @@
 
 #include "count/chunk_counter.hpp"
 #include "count/summary.hpp"
-#include "fastwc/read_options.hpp"
+#include "fastwc/diagnostics.hpp"
 #include "io/sys.hpp"
+#include "pipeline/read_settings.hpp"
 
 namespace fastwc::pipeline {
 
@@ -47,7 +48,7 @@ struct Outcome {
 /// std::system_error) only while setting up, before anything is read: the
 /// caller may then count the input serially instead.
 Outcome run(const Input &input, const count::ChunkCounter &counter,
-            const count::ChunkSummary &initial, const ReadOptions &options, io::Sys &sys,
+            const count::ChunkSummary &initial, const ReadSettings &options, io::Sys &sys,
             ReadStats &stats);
 
 }  // namespace fastwc::pipeline

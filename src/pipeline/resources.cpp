@@ -145,7 +145,7 @@ unsigned usable_cpus() noexcept {
   return std::max(1u, cpus);
 }
 
-Sizing choose_sizing(const ReadOptions &options, const CacheSizes &caches, unsigned cpus,
+Sizing choose_sizing(const ReadSettings &options, const CacheSizes &caches, unsigned cpus,
                      std::uint64_t expected_bytes) noexcept {
   constexpr std::size_t KiB = 1024;
   constexpr std::size_t MiB = 1024 * KiB;

@@ -13,7 +13,8 @@
 #include <optional>
 #include <string_view>
 
-#include "fastwc/read_options.hpp"
+#include "fastwc/diagnostics.hpp"
+#include "pipeline/read_settings.hpp"
 
 namespace fastwc::pipeline {
 
@@ -49,7 +50,7 @@ struct Sizing {
 /// of the reads in flight. `expected_bytes` (0: unknown, a pipe) shrinks
 /// the pool of a smaller input to what it can fill, and decides whether
 /// registering the pool pays for itself.
-Sizing choose_sizing(const ReadOptions &options, const CacheSizes &caches, unsigned cpus,
+Sizing choose_sizing(const ReadSettings &options, const CacheSizes &caches, unsigned cpus,
                      std::uint64_t expected_bytes = 0) noexcept;
 
 }  // namespace fastwc::pipeline

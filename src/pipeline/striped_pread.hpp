@@ -15,9 +15,10 @@
 
 #include "count/chunk_counter.hpp"
 #include "count/summary.hpp"
-#include "fastwc/read_options.hpp"
+#include "fastwc/diagnostics.hpp"
 #include "io/sys.hpp"
 #include "pipeline/pipeline.hpp"
+#include "pipeline/read_settings.hpp"
 
 namespace fastwc::pipeline {
 

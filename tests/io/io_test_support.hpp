@@ -30,6 +30,7 @@
 #include "engine/fd_counter.hpp"
 #include "fastwc/engine.hpp"
 #include "io/sys.hpp"
+#include "pipeline/read_settings.hpp"
 
 namespace io_test {
 
@@ -165,10 +166,10 @@ auto within(std::chrono::seconds limit, F &&f) -> decltype(f()) {
 inline constexpr std::chrono::seconds hang_limit{120};
 
 /// Options that send every input through the pipeline (no serial loop).
-inline fastwc::ReadOptions pipelined(
+inline fastwc::pipeline::ReadSettings pipelined(
     fastwc::IoBackend backend, unsigned jobs, std::size_t read_size,
     fastwc::BufferRegistration registration = fastwc::BufferRegistration::automatic) {
-  fastwc::ReadOptions options;
+  fastwc::pipeline::ReadSettings options;
   options.jobs = jobs;
   options.backend = backend;
   options.read_size = read_size;
@@ -179,7 +180,7 @@ inline fastwc::ReadOptions pipelined(
 
 /// count_fd through `sys`, under the hang guard.
 inline fastwc::CountResult count(int fd, const CountOptions &options,
-                                 const fastwc::ReadOptions &read, fastwc::io::Sys &sys,
+                                 const fastwc::pipeline::ReadSettings &read, fastwc::io::Sys &sys,
                                  fastwc::ReadStats &stats) {
   return within(hang_limit,
                 [&] { return fastwc::engine::count_fd_with(fd, options, read, sys, &stats); });

@@ -18,9 +18,9 @@
 namespace {
 
 using fastwc::IoBackend;
-using fastwc::ReadOptions;
 using fastwc::ReadStats;
 using fastwc::engine::count_fd_with;
+using fastwc::pipeline::ReadSettings;
 using namespace io_test;
 
 /// These faults run with the pool registered (READ_FIXED), the ring's
@@ -130,7 +130,7 @@ TEST_CASE("faults: EIO after N bytes gives the counts of the first N bytes and t
   sys.eio_at = 1000;
   file.rewind();
   ReadStats stats;
-  ReadOptions serial;
+  ReadSettings serial;
   serial.serial_threshold = std::uint64_t{1} << 40;
   const auto result = count(file.fd(), options, serial, sys, stats);
   CHECK(stats.path == ReadStats::Path::serial);
@@ -291,7 +291,7 @@ TEST_CASE(
       sys.eio_at = eio_at;
       file.rewind();
       ReadStats stats;
-      const auto result = count(file.fd(), options, ReadOptions{}, sys, stats);
+      const auto result = count(file.fd(), options, ReadSettings{}, sys, stats);
       const std::uint64_t bytes = eio_at == FaultSys::never ? contents.size() : eio_at;
       CHECK(result.error == (eio_at == FaultSys::never ? 0 : EIO));
       CHECK(result.counts.bytes == bytes);

@@ -3,7 +3,7 @@
 //  - a read or ring completion that stalls for a while: waited for, with
 //    every thread asleep (no spinning), and the counts unchanged;
 //  - a ring completion that never comes, or comes back -ECANCELED: the read
-//    is redone with pread(2) after ReadOptions::ring_check_ms, the counts
+//    is redone with pread(2) after ReadTuning::ring_check_ms, the counts
 //    unchanged, no hang;
 //  - a file truncated, or grown, while it is being read: no crash, no hang,
 //    counts that are exactly those of the bytes read (a prefix of the file
@@ -36,9 +36,9 @@
 namespace {
 
 using fastwc::IoBackend;
-using fastwc::ReadOptions;
 using fastwc::ReadStats;
 using fastwc::engine::count_fd_with;
+using fastwc::pipeline::ReadSettings;
 using namespace io_test;
 
 /// CPU time (user + system) of the whole process so far, in seconds.
@@ -157,7 +157,7 @@ TEST_CASE("faults: a stalled read or completion is waited for, asleep, and chang
       CAPTURE(jobs);
       // 96 chunks: more than the pread threads' merge window, so the threads
       // that go on while one is stalled must stop and sleep at its edge.
-      const ReadOptions read = pipelined(backend, jobs, 32 * 1024);
+      const ReadSettings read = pipelined(backend, jobs, 32 * 1024);
       // The same run without the stall, for the CPU time it takes anyway.
       HookSys quick(5, [] {});
       file.rewind();
@@ -218,7 +218,7 @@ TEST_CASE(
         CAPTURE(fault.name);
         CAPTURE(jobs);
         CAPTURE(static_cast<int>(registration));
-        ReadOptions read = pipelined(IoBackend::uring, jobs, 128 * 1024);
+        ReadSettings read = pipelined(IoBackend::uring, jobs, 128 * 1024);
         read.registration = registration;
         read.ring_check_ms = 50;
         LostCompletionSys sys(fault.first, fault.all_after, fault.result);
@@ -294,7 +294,7 @@ TEST_CASE("faults: a file that grows while it is read is counted to its new end"
           REQUIRE(::write(twin, appended.data(), appended.size()) ==
                   static_cast<ssize_t>(appended.size()));
         });
-        ReadOptions read = pipelined(backend, jobs, 64 * 1024);
+        ReadSettings read = pipelined(backend, jobs, 64 * 1024);
         if (serial) read.serial_threshold = std::uint64_t{1} << 40;
         ReadStats stats;
         const auto result = count(file.fd(), options, read, sys, stats);
@@ -320,7 +320,7 @@ TEST_CASE("faults: EIO on a pipe before, at and after the serial loop hands over
       CAPTURE(jobs);
       FedPipe pipe(contents, static_cast<unsigned>(limit % 1000 + jobs));
       EioAfterBytesSys sys(limit);
-      ReadOptions read;
+      ReadSettings read;
       read.jobs = jobs;
       read.read_size = 16 * 1024;
       read.serial_threshold = threshold;
@@ -370,7 +370,7 @@ TEST_CASE("faults: EIO in GNU 9.5+'s read loop gives the reference loop's partia
     FaultSys sys;
     sys.eio_at = eio_at;
     ReadStats stats;
-    const auto result = count(file.fd(), options, ReadOptions{}, sys, stats);
+    const auto result = count(file.fd(), options, ReadSettings{}, sys, stats);
     CHECK(result.error == EIO);
     CHECK(show(result.counts) == show(expected.counts));
   }
@@ -383,7 +383,7 @@ TEST_CASE("faults: a pipeline that cannot get its memory counts serially instead
   const Counts expected = reference_counts(contents, options);
   // A million buffers of 1 GiB: more than the address space, so the pool's
   // mmap fails whatever the overcommit policy.
-  ReadOptions huge;
+  ReadSettings huge;
   huge.jobs = 2;
   huge.read_size = std::size_t{1} << 30;
   huge.buffers = std::size_t{1} << 20;

@@ -28,9 +28,9 @@
 namespace {
 
 using fastwc::IoBackend;
-using fastwc::ReadOptions;
 using fastwc::ReadStats;
 using fastwc::engine::count_fd_with;
+using fastwc::pipeline::ReadSettings;
 using namespace io_test;
 
 struct Backend {
@@ -93,8 +93,8 @@ std::vector<std::pair<const char *, CountOptions>> option_sets(Encoding encoding
   return sets;
 }
 
-ReadOptions pipelined(unsigned jobs, const Backend &backend, std::size_t read_size) {
-  ReadOptions options;
+ReadSettings pipelined(unsigned jobs, const Backend &backend, std::size_t read_size) {
+  ReadSettings options;
   // Half the runs hand every chunk to a oneTBB task, half only a backlog.
   options.worker_backlog = read_size % 2 == 0 ? 1 : 2;
   options.jobs = jobs;
@@ -107,7 +107,7 @@ ReadOptions pipelined(unsigned jobs, const Backend &backend, std::size_t read_si
   return options;
 }
 
-fastwc::CountResult count(int fd, const CountOptions &options, const ReadOptions &read,
+fastwc::CountResult count(int fd, const CountOptions &options, const ReadSettings &read,
                           ReadStats &stats) {
   return within(hang_limit,
                 [&] { return count_fd_with(fd, options, read, fastwc::io::Sys::real(), &stats); });
@@ -212,7 +212,7 @@ TEST_CASE("pipeline: pipes are counted serially first, then handed to the pipeli
       CAPTURE(threshold);
       CAPTURE(jobs);
       FedPipe pipe(contents, static_cast<unsigned>(threshold + jobs));
-      ReadOptions read;
+      ReadSettings read;
       read.jobs = jobs;
       read.read_size = 65536;
       read.serial_threshold = threshold;
@@ -238,7 +238,7 @@ TEST_CASE("pipeline: a /proc file (st_size 0) gives what the serial loop gives")
   const int fd = ::open("/proc/version", O_RDONLY | O_CLOEXEC);
   REQUIRE(fd >= 0);
   ReadStats serial_stats;
-  ReadOptions serial;
+  ReadSettings serial;
   const auto expected = count(fd, options, serial, serial_stats);
   CHECK(serial_stats.path == ReadStats::Path::serial);
   CHECK(expected.counts.bytes > 0);
@@ -261,7 +261,7 @@ TEST_CASE(
   GlobalLocale locale("C");
   CountOptions lines;
   lines.selection = Selection{true, false, false, false, false};
-  const ReadOptions defaults;
+  const ReadSettings defaults;
 
   const std::string small = ascii_text(100 * 1024, 31);
   TempFile small_file(small);
@@ -308,7 +308,7 @@ TEST_CASE(
   }
   // --jobs=1 is one thread: the reader thread's pipeline, counting on the
   // calling thread.
-  ReadOptions one_job;
+  ReadSettings one_job;
   one_job.jobs = 1;
   large_file.rewind();
   result = count(large_file.fd(), lines, one_job, stats);
@@ -425,7 +425,7 @@ TEST_CASE("pipeline: GNU 9.5+'s read-boundary words on a regular file, counted i
             CAPTURE(start);
             CAPTURE(jobs);
             CAPTURE(read_size);
-            ReadOptions read;
+            ReadSettings read;
             read.jobs = jobs;
             read.read_size = read_size;
             read.serial_threshold = 0;

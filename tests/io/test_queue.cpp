@@ -26,11 +26,11 @@
 
 namespace {
 
-using fastwc::ReadOptions;
 using fastwc::count::ChunkCounter;
 using fastwc::count::ChunkSummary;
 using fastwc::pipeline::BoundedQueue;
 using fastwc::pipeline::OrderedMerge;
+using fastwc::pipeline::ReadSettings;
 using fastwc::support::WakeSignal;
 using namespace io_test;
 
@@ -199,7 +199,7 @@ TEST_CASE("resources: the pool follows the caches and stays bounded") {
   using fastwc::pipeline::CacheSizes;
   using fastwc::pipeline::choose_sizing;
   constexpr std::size_t MiB = 1 << 20;
-  const ReadOptions defaults;
+  const ReadSettings defaults;
   for (const CacheSizes caches :
        {CacheSizes{MiB, 32 * MiB}, CacheSizes{256 * 1024, 8 * MiB}, CacheSizes{2 * MiB, 384 * MiB},
         CacheSizes{0, 0}, CacheSizes{64 * 1024, 0}}) {
@@ -224,7 +224,7 @@ TEST_CASE("resources: the pool follows the caches and stays bounded") {
   CHECK(small.read_size == 256 * 1024);
 
   // Explicit settings win, within the memory bound.
-  ReadOptions explicit_options;
+  ReadSettings explicit_options;
   explicit_options.jobs = 3;
   explicit_options.read_size = 16 * MiB;
   const auto sized = choose_sizing(explicit_options, CacheSizes{MiB, 32 * MiB}, 2);
@@ -240,7 +240,7 @@ TEST_CASE("resources: a known input size shrinks the pool and decides registrati
   using fastwc::pipeline::choose_sizing;
   constexpr std::size_t MiB = 1 << 20;
   const CacheSizes caches{MiB, 32 * MiB};
-  const ReadOptions defaults;
+  const ReadSettings defaults;
 
   const auto large = choose_sizing(defaults, caches, 2, std::uint64_t{1} << 30);
   CHECK(large.read_size == MiB);
@@ -256,17 +256,17 @@ TEST_CASE("resources: a known input size shrinks the pool and decides registrati
   CHECK(medium.depth < medium.buffers);
 
   // A file of a few reads gets no more buffers than it can fill.
-  ReadOptions big_reads;
+  ReadSettings big_reads;
   big_reads.read_size = 4 * MiB;
   const auto few = choose_sizing(big_reads, caches, 8, 6 * MiB);
   CHECK(few.read_size == 4 * MiB);
   CHECK(few.buffers == 3);  // 1.5 reads of data, and the read that finds EOF
   CHECK_FALSE(few.register_buffers);
 
-  ReadOptions always;
+  ReadSettings always;
   always.registration = BufferRegistration::always;
   CHECK(choose_sizing(always, caches, 2, MiB).register_buffers);
-  ReadOptions never;
+  ReadSettings never;
   never.registration = BufferRegistration::never;
   CHECK_FALSE(choose_sizing(never, caches, 2, std::uint64_t{1} << 30).register_buffers);
 }

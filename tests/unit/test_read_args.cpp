@@ -108,6 +108,7 @@ TEST_CASE("read options: values, suffixes and abbreviations") {
   p = parse({"wc", "f"});
   REQUIRE(p.outcome.config);
   CHECK(p.outcome.config->read == fastwc::ReadOptions{});
+  CHECK(p.outcome.config->tuning == fastwc::ReadTuning{});
   CHECK_FALSE(p.outcome.config->stats);
 }
 
@@ -149,8 +150,8 @@ TEST_CASE("read options: the environment, and the option winning over it") {
     CHECK(p.outcome.config->read.jobs == 5);
     CHECK(p.outcome.config->read.backend == IoBackend::read);
     CHECK(p.outcome.config->read.read_size == 8192);
-    CHECK(p.outcome.config->read.serial_threshold == 0);
-    CHECK(p.outcome.config->read.async_reads);
+    CHECK(p.outcome.config->tuning.serial_threshold == 0);
+    CHECK(p.outcome.config->tuning.async_reads);
     p = parse({"wc", "--jobs=1", "--io=uring", "--read-size=4K", "f"});
     REQUIRE(p.outcome.config);
     CHECK(p.outcome.config->read.jobs == 1);
