@@ -52,12 +52,12 @@ struct CountOptions {
   /// U+00A0, U+2007, U+202F and U+2060 separate words unless POSIXLY_CORRECT
   /// is set (GNU wc since 8.31).
   bool nbsp_separates_words = true;
-  /// A GNU >= 9.5 quirk, still in 9.10: when a multibyte character is cut
+  /// GNU >= 9.5's split rescan, still in 9.12: when a multibyte character is cut
   /// by a read() and completed by the next one, wc's loop goes on from the
   /// wrong place and re-reads the character's last bytes, one per byte that
   /// was carried over, as encoding errors: these start a word after white
   /// space (`wc -w` counts 2 for 262141 x's, a space and U+202F when the
-  /// U+202F straddles the 256 KiB read boundary). 0 leaves the quirk out;
+  /// U+202F straddles the 256 KiB read boundary). 0 leaves the rescan out;
   /// otherwise it is GNU's read size (16 KiB in 9.5, 256 KiB from 9.6):
   /// count_fd() then reads as GNU does, and Counter::update() pieces stand
   /// for GNU's reads.

@@ -109,7 +109,7 @@ bool ChunkCounter::supports(const CountOptions &options) noexcept {
   // Other multibyte locales need mbrtowc's state, unless nothing is
   // decoded: -l and -lc count newline bytes there too (GNU's wc_lines), and
   // decoding would lose a newline that a stateful converter (BIG5-HKSCS)
-  // swallows. GNU 9.5+'s rescan quirk makes word counts depend on where
+  // swallows. GNU 9.5+'s split rescan makes word counts depend on where
   // reads fall, which no summary of a chunk can know (engine/gnu_read_loop.hpp
   // reads as GNU does instead).
   if (options.encoding == Encoding::other_multibyte && decodes_characters(options)) return false;

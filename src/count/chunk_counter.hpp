@@ -37,7 +37,7 @@ class ChunkCounter {
  public:
   /// True for the options this engine handles: every Encoding except
   /// other_multibyte where characters are decoded (mbrtowc's state; -l and
-  /// -c are served), and not GNU 9.5+'s read-boundary quirk
+  /// -c are served), and not GNU 9.5+'s split rescan
   /// (CountOptions::gnu_split_rescan_read_size).
   static bool supports(const CountOptions &options) noexcept;
 

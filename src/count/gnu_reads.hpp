@@ -18,7 +18,7 @@ inline bool decodes_characters(const CountOptions &options) noexcept {
 }
 
 /// True when the counts depend on GNU's read boundaries. In UTF-8: the
-/// 9.5+ quirk changes words. In other multibyte locales: its re-read bytes
+/// 9.5+ split rescan changes words. In other multibyte locales: its re-read bytes
 /// can be characters of any kind, and in every version a stateful
 /// converter may decode the last bytes of a read differently.
 inline bool needs_gnu_read_boundaries(const CountOptions &options) noexcept {

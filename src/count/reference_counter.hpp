@@ -97,7 +97,7 @@ class ReferenceCounter {
   std::array<std::uint8_t, pending_capacity> pending_{};
   std::size_t pending_size_ = 0;
   /// Encoding errors to add after the carried character completes (the
-  /// GNU >= 9.5 re-read quirk); 0 when the quirk is off or already settled.
+  /// GNU >= 9.5 split rescan); 0 when it is off or already settled.
   std::size_t rescan_after_carried_character_ = 0;
 };
 

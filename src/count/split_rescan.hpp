@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// GNU >= 9.5's read-boundary quirk as a correction on top of any exact
+// GNU >= 9.5's split rescan as a correction on top of any exact
 // counter (CountOptions::gnu_split_rescan_read_size): when a read() ends
 // inside a UTF-8 character that the next read completes, GNU re-reads that
 // character's trailing bytes as encoding errors. Those phantom errors are

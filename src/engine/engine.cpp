@@ -2,7 +2,7 @@
 // The public counting API (include/fastwc/engine.hpp): Counter runs the
 // chunk-summary engine with the dispatched SIMD kernel (count/chunk_counter)
 // wherever it applies and the reference engine elsewhere (other multibyte
-// locales, GNU 9.5+'s read-boundary quirk), and the helpers that count a
+// locales, GNU 9.5+'s split rescan), and the helpers that count a
 // buffer, a file descriptor and a path with wc's read loop and error
 // reporting.
 #include "fastwc/engine.hpp"

@@ -114,13 +114,13 @@ void enlarge_pipe(int fd, std::size_t size) noexcept {
 /// GNU >= 9.5's word counts depend on where its reads fall. A regular file
 /// large enough for the pipeline is counted like any other, in parallel,
 /// and GNU's read boundaries are then walked with a few bytes each
-/// (gnu_read_quirk_words); anything else is read exactly as GNU
+/// (split_rescan_words); anything else is read exactly as GNU
 /// reads it. The first GNU-sized read tells which: a short one is a small
 /// file or a stream, and only a full one is worth an fstat (most inputs of
 /// a long file list are small).
-CountResult count_with_gnu_boundaries(int fd, const CountOptions &options,
-                                      const pipeline::ReadSettings &read_options, io::Sys &sys,
-                                      ReadStats &stats) {
+CountResult count_with_split_rescan(int fd, const CountOptions &options,
+                                    const pipeline::ReadSettings &read_options, io::Sys &sys,
+                                    ReadStats &stats) {
   const std::size_t read_size = count::gnu_read_size(options);
   const auto first = std::make_unique_for_overwrite<std::byte[]>(read_size);
   ssize_t first_size = 0;
@@ -137,7 +137,7 @@ CountResult count_with_gnu_boundaries(int fd, const CountOptions &options,
       CountOptions contiguous = options;
       contiguous.gnu_split_rescan_read_size = 0;
       CountResult result = count_fd_with(fd, contiguous, read_options, sys, &stats);
-      result.counts.words += gnu_read_quirk_words(
+      result.counts.words += split_rescan_words(
           options, result.counts.bytes, result.error != 0,
           [&](std::uint64_t offset, std::uint8_t *buffer, std::size_t size) {
             return sys.pread(fd, buffer, size, begin + static_cast<off_t>(offset));
@@ -172,7 +172,7 @@ CountResult count_fd_with(int fd, const CountOptions &options,
 
   CountResult result;
   if (count::needs_gnu_read_boundaries(options)) {
-    result = count_with_gnu_boundaries(fd, options, read_options, sys, stats);
+    result = count_with_split_rescan(fd, options, read_options, sys, stats);
     stats.wall_ns = support::now_ns() - start;
     return result;
   }

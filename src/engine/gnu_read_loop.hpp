@@ -4,7 +4,7 @@
 // one, so the pieces the reference engine sees fall exactly where GNU's
 // reads fall. Needed only for CountOptions::gnu_split_rescan_read_size,
 // whose word counts depend on those places. For a regular file the places
-// follow from the file itself: gnu_read_quirk_words walks them after any
+// follow from the file itself: split_rescan_words walks them after any
 // other count of the file.
 #pragma once
 
@@ -107,8 +107,8 @@ CountResult count_with_gnu_reads(const CountOptions &options, ReadFunction &&rea
 /// the counted bytes). A file that shrank meanwhile ends the walk early.
 /// after_error: counting stopped at a read error (SplitRescanCorrector::finish).
 template <class ReadAtFunction>
-std::uint64_t gnu_read_quirk_words(const CountOptions &options, std::uint64_t length,
-                                   bool after_error, ReadAtFunction &&read_at) {
+std::uint64_t split_rescan_words(const CountOptions &options, std::uint64_t length,
+                                 bool after_error, ReadAtFunction &&read_at) {
   constexpr std::size_t head_max = SplitRescanCorrector::decision_bytes;
   constexpr std::size_t tail_max = SplitRescanCorrector::max_carry;
   // read_at until `size` bytes or the end; returns how many came.

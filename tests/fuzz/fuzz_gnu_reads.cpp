@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Fuzz target: GNU >= 9.5's read-boundary quirk (src/engine/gnu_read_loop.hpp).
+// Fuzz target: GNU >= 9.5's split rescan (src/engine/gnu_read_loop.hpp).
 // count_with_gnu_reads (SIMD engine plus SplitRescanCorrector) must equal
 // count_with_gnu_reads_reference (the reference engine re-reading split
 // characters itself) read for read, whatever the reads return.

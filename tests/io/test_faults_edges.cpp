@@ -10,7 +10,7 @@
 //    for a truncated one, the whole grown file for a grown one);
 //  - EIO on a pipe before, at and after the point where the serial loop
 //    hands the rest to the pipeline: GNU's partial count and EIO;
-//  - EIO under GNU 9.5+'s read-boundary quirk (the GNU read loop):
+//  - EIO under GNU 9.5+'s split rescan (the GNU read loop):
 //    exactly the reference loop's partial count;
 //  - a pipeline that cannot get memory for its pool: the serial loop
 //    counts instead, for a file and for a pipe.

@@ -352,7 +352,7 @@ TEST_CASE("pipeline: an empty file gives zeros and no chunk") {
 
 namespace {
 
-/// Text dense in what GNU 9.5+'s read-boundary quirk is about, so that most
+/// Text dense in what GNU 9.5+'s split rescan is about, so that most
 /// of GNU's read boundaries cut a character: multibyte separators (spaces,
 /// no-break spaces, U+2028), constituents, invalid and truncated sequences,
 /// and the forms only glibc's decoder takes.

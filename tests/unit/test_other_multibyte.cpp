@@ -239,7 +239,7 @@ TEST_CASE("other multibyte: reads as GNU's, the read size less the carried bytes
   CHECK_FALSE(fastwc::count::needs_gnu_read_boundaries(lines));
 }
 
-TEST_CASE("other multibyte: without the re-read quirk, counts never depend on the pieces") {
+TEST_CASE("other multibyte: without the split rescan, counts never depend on the pieces") {
   // Bytes that lead, trail or stand alone in these encodings, and ASCII.
   static const std::string_view alphabet[] = {"\x81", "\x84", "\x86", "\x88", "\xa0", "\xa4",
                                               "\xb1", "\xe0", "\xf8", "\x30", "\x40", "\x62",

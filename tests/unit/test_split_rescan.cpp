@@ -68,7 +68,7 @@ TEST_CASE("a separator completed by the next read starts a word after white spac
   CHECK(count_pieces(quirk, {"x \xe4\xb8", "\xad"}).words == 2);
 }
 
-TEST_CASE("the re-read quirk needs a split, the 9.5 rule and the option") {
+TEST_CASE("the split rescan needs a split, the 9.5 rule and the option") {
   Utf8Locale locale;
   const auto quirk = options_for(WordRule::non_space_constituents, 256 * 1024);
   CHECK(count_pieces(quirk, {"x \xe2\x80\xaf"}).words == 1);
