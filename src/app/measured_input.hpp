@@ -9,9 +9,9 @@
 namespace fastwc::app {
 
 struct MeasuredInput {
-  Counts counts;
-  int read_error = 0;  ///< errno of the read that failed, or 0
-  ReadStats stats;     ///< how the input was read, for --stats and --debug
+  /// The counts, and the errno of the read that failed (or 0).
+  CountResult result;
+  ReadStats stats;  ///< how the input was read, for --stats and --debug
 };
 
 /// A named file counted by a helper thread ahead of its turn.

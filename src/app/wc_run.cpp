@@ -132,7 +132,7 @@ MeasuredInput WcRun::measure(int fd, input::InputStatus &status, off_t offset,
   ReadOptions read_options = config_.read;
   read_options.bytes_read = bytes_read;
   MeasuredInput measured;
-  Counts &counts = measured.counts;
+  Counts &counts = measured.result.counts;
   if (bytes_only()) {
     auto shortcut =
         input::count_bytes_from_size(fd, status, offset, compat_.size_shortcut_moves_offset());
@@ -143,7 +143,7 @@ MeasuredInput WcRun::measure(int fd, input::InputStatus &status, off_t offset,
       bytes_options.selection = Selection{false, false, false, true, false};
       CountResult rest = count_fd(fd, bytes_options, read_options, config_.tuning, &measured.stats);
       counts.bytes += rest.counts.bytes;
-      measured.read_error = rest.error;
+      measured.result.error = rest.error;
     }
   } else {
     // GNU asks for sequential readahead on every input. A regular file that
@@ -153,11 +153,9 @@ MeasuredInput WcRun::measure(int fd, input::InputStatus &status, off_t offset,
     const bool small_file =
         status.failed == 0 && S_ISREG(status.st.st_mode) && status.st.st_size < small_file_bytes;
     if (!small_file) posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-    CountResult result = count_fd(fd, options_, read_options, config_.tuning, &measured.stats);
-    counts = result.counts;
-    measured.read_error = result.error;
+    measured.result = count_fd(fd, options_, read_options, config_.tuning, &measured.stats);
   }
-  if (measured.read_error != 0 && uses_lines_loop() &&
+  if (measured.result.error != 0 && uses_lines_loop() &&
       compat_.lines_loop_drops_counts_on_read_error()) {
     counts = Counts{};
   }
@@ -168,19 +166,20 @@ MeasuredInput WcRun::measure(int fd, input::InputStatus &status, off_t offset,
 bool WcRun::report(const char *name, const MeasuredInput &measured) {
   // Diagnostics name standard input "standard input" (translated).
   const char *diagnostic_name = name ? name : out::translate("standard input");
-  const int read_error = measured.read_error;
+  const int read_error = measured.result.error;
   bool ok = read_error == 0;
   bool error_after_line = compat_.reports_read_error_after_counts();
   if (!ok && !error_after_line) report_failure(read_error, diagnostic_name);
   if (config_.total_mode != cli::TotalMode::only) {
-    write_line_or_exit(out::format_count_line(measured.counts, config_.selection, width_, name));
+    write_line_or_exit(
+        out::format_count_line(measured.result.counts, config_.selection, width_, name));
   }
   if (!ok && error_after_line) report_failure(read_error, diagnostic_name);
   if (config_.debug || config_.stats) {
     report_reading(out::quote_file_name_for_diagnostic(diagnostic_name), measured.stats,
                    config_.debug, config_.stats);
   }
-  totals_.add(measured.counts);
+  totals_.add(measured.result.counts);
   return ok;
 }
 

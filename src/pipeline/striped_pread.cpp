@@ -83,13 +83,6 @@ class Stripes {
   std::uint64_t retries() const noexcept { return retries_.load(std::memory_order_relaxed); }
 
  private:
-  /// What reading one chunk gave.
-  struct Read {
-    std::size_t got = 0;
-    bool full = true;
-    int error = 0;
-  };
-
   /// One thread: claim, read, count and publish chunks until the end.
   void work(unsigned index) noexcept {
     std::byte *const buffer = pool_.data(index);
@@ -103,21 +96,22 @@ class Stripes {
       if (!wait_for_window(chunk)) break;
 
       const std::uint64_t start = support::now_ns();
-      const Read read = read_chunk(chunk, buffer, retries);
+      const io::Fill read = read_chunk(chunk, buffer, retries);
+      const bool full = read.got == pool_.size();
       const std::uint64_t was_read = support::now_ns();
       const count::ChunkSummary summary = counter_.summarize({buffer, read.got});
       const std::uint64_t counted = support::now_ns();
-      if (!read.full) note_end(chunk, read.error);
+      if (!full) note_end(chunk, read.error);
       // The chunk's length rides as the merge's token: the merge hands the
       // tokens back in file order, up to the last chunk only.
       const std::uint64_t merged = merge_.publish(
           chunk, summary, static_cast<std::uint32_t>(read.got),
-          [this](std::uint32_t got) { tally(got); }, !read.full);
+          [this](std::uint32_t got) { tally(got); }, !full);
       if (merged != 0) progress_.notify();
       read_ns += was_read - start;
       count_ns += counted - was_read;
       merge_ns += support::now_ns() - counted;
-      if (!read.full) break;
+      if (!full) break;
     }
     read_ns_.fetch_add(read_ns, std::memory_order_relaxed);
     count_ns_.fetch_add(count_ns, std::memory_order_relaxed);
@@ -143,20 +137,15 @@ class Stripes {
   }
 
   /// Reads chunk `chunk` whole, or up to EOF or an error.
-  Read read_chunk(std::uint64_t chunk, std::byte *buffer, std::uint64_t &retries) noexcept {
+  io::Fill read_chunk(std::uint64_t chunk, std::byte *buffer, std::uint64_t &retries) noexcept {
     const std::size_t size = pool_.size();
     const std::uint64_t offset = static_cast<std::uint64_t>(input_.offset) + chunk * size;
-    const io::Fill filled = io::fill(
+    return io::fill(
         0, size,
         [&](std::size_t done, std::size_t left) {
           return sys_.pread(input_.fd, buffer + done, left, static_cast<off_t>(offset + done));
         },
         &retries);
-    Read read;
-    read.got = filled.got;
-    read.full = filled.got == size;
-    read.error = filled.error;
-    return read;
   }
 
   /// Records that `chunk` came back short: if it is the first in file
