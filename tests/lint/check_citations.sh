@@ -13,7 +13,7 @@ if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   exit 77
 fi
 # The patterns are split so that this file does not match itself.
-pattern='issue'' #[0-9]|wc-''spec|style-''anchors|\.\./''shared/'
+pattern="issue"" #[0-9]|wc-""spec|style-""anchors|\.\./""shared/|\bspec"" (section )?[0-9]|the spec""'s "
 if git grep -n -I -i -E "$pattern" -- src include tests examples HACKING.md README.md man completions; then
   echo "error: the lines above cite a tracker's issue or a file outside the repository"
   exit 1

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Tests of locale/char_classes: the cached classes equal the C library's
 // answers for every code point, the word classes reproduce the separator
-// sets that GNU wc 9.1 shows (spec section 1.4) and their 9.5 changes, and
-// concurrent first use from several threads gives the same tables.
+// sets that GNU wc 9.1 shows (wc.c's isspace/iswspace and isprint/iswprint tests) and their 9.5
+// changes, and concurrent first use from several threads gives the same tables.
 #include <doctest/doctest.h>
 #include <wchar.h>
 
@@ -47,7 +47,7 @@ TEST_CASE("char classes: CharInfo packing") {
   CHECK(CharInfo::make(false, false, false, 0) == CharInfo{});
 }
 
-TEST_CASE("char classes: the C locale's byte table is isspace/isprint (spec 1.4 table)") {
+TEST_CASE("char classes: the C locale's byte table is isspace/isprint (GNU wc.c)") {
   const CharClasses classes("C");
   CHECK(classes.mb_cur_max() == 1);
   // The global locale is "C" here, so <cctype> answers for the same locale.
@@ -62,7 +62,7 @@ TEST_CASE("char classes: the C locale's byte table is isspace/isprint (spec 1.4 
     CHECK(info.nbsp() == (b == 0xA0));
     CHECK(classes.byte_width(byte) == (std::isprint(b) != 0 ? 1u : 0u));
 
-    // Spec 1.4: separators 09-0D and 20, constituents 21-7E, the rest
+    // GNU wc in C: separators 09-0D and 20, constituents 21-7E, the rest
     // (00-08, 0E-1F, 7F, 80-FF) transparent; 9.5 makes them constituents.
     const bool sep = (b >= 0x09 && b <= 0x0D) || b == 0x20;
     const bool con = b >= 0x21 && b <= 0x7E;

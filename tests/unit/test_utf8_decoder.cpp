@@ -2,7 +2,7 @@
 // Tests of count/utf8_decoder.hpp against the real thing: glibc's mbrtowc in
 // C.UTF-8, exhaustively for every sequence of 1 to 3 bytes (which covers all
 // their truncations) and for large structured and random samples of 4, 5
-// and 6 bytes with every prefix, plus the spec's named cases; and the RFC
+// and 6 bytes with every prefix, plus named cases; and the RFC
 // 3629 decoder of GNU 9.11+ against that standard's definition.
 #include <doctest/doctest.h>
 
@@ -79,7 +79,7 @@ DecodeResult dec(const char *bytes, std::size_t size) {
 
 }  // namespace
 
-TEST_CASE("utf8 decoder: named cases from the spec (section 1.3)") {
+TEST_CASE("utf8 decoder: named cases (glibc's decoder as GNU wc sees it)") {
   using S = DecodeStatus;
   CHECK(dec("", 0).status == S::incomplete);
   CHECK(dec("\0", 1) == DecodeResult{S::ok, 1, 0});
