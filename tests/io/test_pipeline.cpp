@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "../support/split_rescan_text.hpp"
 #include "engine/fd_counter.hpp"
 #include "engine/gnu_read_loop.hpp"
 #include "io_test_support.hpp"
@@ -350,50 +351,13 @@ TEST_CASE("pipeline: an empty file gives zeros and no chunk") {
   }
 }
 
-namespace {
-
-/// Text dense in what GNU 9.5+'s split rescan is about, so that most
-/// of GNU's read boundaries cut a character: multibyte separators (spaces,
-/// no-break spaces, U+2028), constituents, invalid and truncated sequences,
-/// and the forms only glibc's decoder takes.
-std::string quirk_dense_text(std::size_t size, std::uint32_t seed) {
-  static const std::string_view pieces[] = {" ",
-                                            "\n",
-                                            "x",
-                                            "yz",
-                                            "\xc2\xa0",
-                                            "\xe2\x80\xaf",
-                                            "\xe2\x80\x83",
-                                            "\xe3\x80\x80",
-                                            "\xe2\x80\xa8",
-                                            "\xe4\xb8\xad",
-                                            "\xf0\x9f\x98\x80",
-                                            "\xc3\xa9",
-                                            "\xff",
-                                            "\xe2\x80",
-                                            "\xf8\x88\x80\x80\x80",
-                                            "\xe0\x80",
-                                            "\xf4\x90\x80\x80",
-                                            "\xed\xa0\x80"};
-  std::string text;
-  std::uint32_t state = seed;
-  while (text.size() < size) {
-    state = state * 1664525u + 1013904223u;
-    text += pieces[(state >> 8) % std::size(pieces)];
-  }
-  text.resize(size);
-  return text;
-}
-
-}  // namespace
-
-TEST_CASE("pipeline: GNU 9.5+'s read-boundary words on a regular file, counted in parallel") {
+TEST_CASE("pipeline: GNU 9.5+'s split rescan on a regular file, counted in parallel") {
   GlobalLocale locale("C.UTF-8");
   // GNU's read sizes (16 KiB in 9.5, 256 KiB from 9.6), both UTF-8 decoders
   // (glibc's carries more), from the start and from an offset: every
   // boundary of a multi-MiB file, where GNU's loop would read, must get the
   // words the serial GNU-read reference gives, whatever the chunks.
-  const std::string text = quirk_dense_text(3 * 1024 * 1024 + 4321, 77);
+  const std::string text = fastwc::testing::split_rescan_text(3 * 1024 * 1024 + 4321, 77);
   TempFile file(text);
   int checked = 0;
   int quirk_seen = 0;

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../support/split_rescan_text.hpp"
 #include "count/reference_counter.hpp"
 #include "engine/gnu_read_loop.hpp"
 #include "fastwc/engine.hpp"
@@ -110,40 +111,9 @@ TEST_CASE("count_with_gnu_reads asks for the read size less the carried bytes") 
 
 namespace {
 
-/// Text dense in what the quirk is about: multibyte separators (printable
-/// spaces, no-break spaces, U+2028), constituents, ASCII spaces, invalid and
-/// truncated sequences.
+/// Rescan-dense text (tests/support/split_rescan_text.hpp).
 std::string quirk_text(std::uint32_t seed, std::size_t size) {
-  static const std::vector<std::string_view> pieces = {" ",
-                                                       "\n",
-                                                       "\t",
-                                                       "x",
-                                                       "yz",
-                                                       "\xc2\xa0",
-                                                       "\xe2\x80\xaf",
-                                                       "\xe2\x80\x83",
-                                                       "\xe3\x80\x80",
-                                                       "\xe2\x80\xa8",
-                                                       "\xe4\xb8\xad",
-                                                       "\xf0\x9f\x98\x80",
-                                                       "\xc3\xa9",
-                                                       "\xff",
-                                                       "\xe2\x80",
-                                                       "\xf8\x88\x80\x80\x80",
-                                                       "\xed\xa0\x80",
-                                                       "\xe1\x9a\x80",
-                                                       "\xe2\x81\xa0",
-                                                       "\xe0\x80",
-                                                       "\xf4\x90\x80\x80",
-                                                       "\xf4\x8f\xbf\xbf",
-                                                       "\xf5\x80"};
-  std::string text;
-  std::uint32_t state = seed * 2654435761u + 1;
-  while (text.size() < size) {
-    state = state * 1664525u + 1013904223u;
-    text += pieces[(state >> 8) % pieces.size()];
-  }
-  return text;
+  return fastwc::testing::split_rescan_text(size, seed);
 }
 
 }  // namespace
