@@ -365,7 +365,7 @@ std::unique_ptr<FileFanout> WcRun::start_fanout(const std::vector<const char *> 
     if (name == nullptr || *name == '\0' || std::strcmp(name, "-") == 0 || status.failed != 0)
       continue;
     if (!S_ISREG(status.st.st_mode) || status.st.st_size <= 0 ||
-        static_cast<std::uint64_t>(status.st.st_size) >= config_.read.serial_threshold) {
+        static_cast<std::uint64_t>(status.st.st_size) >= config_.read.file_threshold()) {
       continue;
     }
     eligible[i] = name;

@@ -171,6 +171,7 @@ bool apply_read_environment(const ReadOptionsGiven &given, ReadOptions &options)
       return false;
     }
     options.serial_threshold = value;
+    options.pread_threshold = value;
   }
   // Another knob without an option: IOSQE_ASYNC on the ring's reads.
   if (auto text = environment("FASTWC_URING_ASYNC")) {
