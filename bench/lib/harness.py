@@ -114,7 +114,25 @@ class Tool:
         self.files0 = files0
 
     def short(self):
-        return {"fastwc": "fastwc", "GNU wc": "wc", "busybox wc": "busybox wc", "uutils wc": "uu-wc"}[self.name]
+        return {"fastwc": "fastwc", "GNU wc": "wc", "busybox wc": "busybox wc", "uutils wc": "uu-wc",
+                GNU_910: "wc-9.10"}[self.name]
+
+
+# GNU wc 9.10, when given (bench/run --gnu-wc-9.10 PATH or $GNU_WC_9_10): the newest read-boundary rule (9.5+,
+# 256 KiB reads), next to which fastwc's FASTWC_COMPAT=9.10 rows are checked and timed. It is not on PATH on
+# Debian 12 (coreutils 9.1), so its rows are skipped, with a note, without it.
+GNU_910 = "GNU wc 9.10"
+
+
+def find_gnu_910(path):
+    """The Tool for GNU wc 9.10 at path (or $GNU_WC_9_10), or None when absent or not 9.10."""
+    path = path or os.environ.get("GNU_WC_9_10")
+    if not path or not os.access(path, os.X_OK):
+        return None
+    version = run_text([path, "--version"]).splitlines()
+    if not version or "9.10" not in version[0]:
+        return None
+    return Tool(GNU_910, [path], version[0])
 
 
 def find_tools(fastwc):
@@ -177,7 +195,8 @@ def sha256_of(path):
 
 
 class Bench:
-    def __init__(self, *, repo, builddir, out, size, corpus_paths, small_count, quick=False, log=print):
+    def __init__(self, *, repo, builddir, out, size, corpus_paths, small_count, quick=False, log=print,
+                 gnu_910=None):
         self.repo = repo
         self.builddir = builddir
         self.out = out
@@ -188,6 +207,9 @@ class Bench:
         self.log = log
         self.fastwc = os.path.join(builddir, "src", "fastwc")
         self.tools = find_tools(self.fastwc)
+        # Tools measured only where a row asks for them (not in every scenario).
+        self.gnu_910 = find_gnu_910(gnu_910)
+        self.extra_tools = [self.gnu_910] if self.gnu_910 else []
         self.rows = []
         self.reference = {}  # scenario key -> (stdout, returncode) of GNU wc
         self.read_loop = None
@@ -208,7 +230,7 @@ class Bench:
     def display(self, text):
         """A command as shown in tables: short tool names and corpus file names."""
         text = text.replace(self.fastwc, "fastwc")
-        for t in self.tools:
+        for t in self.tools + self.extra_tools:
             text = text.replace(shlex.join(t.argv), t.short())
         if self.read_loop:
             text = text.replace(self.read_loop, "read_loop")
@@ -266,11 +288,11 @@ class Bench:
                               env=env, cwd=self.repo)
         first = time.perf_counter() - started
         key = tuple(scenario)
-        if compare and tool == "GNU wc":
+        if compare and tool in ("GNU wc", GNU_910):
             self.reference[key] = (proc.stdout, proc.returncode)
         if not compare:
             equal = "n/a"
-        elif tool == "GNU wc":
+        elif tool in ("GNU wc", GNU_910):
             equal = "reference"
         elif key not in self.reference:
             equal = "?"
@@ -325,6 +347,16 @@ class Bench:
         self.log(f"  {row['display'][:70]:<70} {format_mean_sd(row['mean'] or 0, row['stddev']):>20} "
                  f"{speed:>7} GB/s  = GNU: {equal}")
         return row
+
+    def reference_only(self, tool, command, scenario, locale="C.UTF-8", shell=False):
+        """Runs a GNU wc once, untimed, to be the reference output of scenario (rows where only fastwc's time
+        matters). Returns its summarized output."""
+        proc = subprocess.run(command if not shell else ["/bin/sh", "-c", command], capture_output=True,
+                              env=clean_env(locale), cwd=self.repo)
+        self.reference[tuple(scenario)] = (proc.stdout, proc.returncode)
+        self.hyperfine_log.write(f"\n# reference output ({tool}, untimed): LC_ALL={locale} "
+                                 f"{command if shell else shlex.join(command)}\n")
+        return summarize_output(proc.stdout, self.corpus)
 
     def find(self, **criteria):
         """The rows matching every criterion (scenario may be given as a list or tuple)."""
@@ -424,6 +456,9 @@ def gnuplot(script, out_dir, **variables):
         return '"' + v.replace('"', '\\"') + '"' if isinstance(v, str) else repr(v)
 
     defs = "; ".join(f"{k}={value(v)}" for k, v in variables.items())
+    if not shutil.which("gnuplot"):
+        print(f"bench: gnuplot is not installed: {os.path.basename(script)}'s plot is not drawn", file=sys.stderr)
+        return False
     proc = subprocess.run(["gnuplot", "-e", defs, script], capture_output=True, text=True, cwd=out_dir)
     if proc.returncode != 0:
         print(f"bench: gnuplot {script} failed:\n{proc.stderr}", file=sys.stderr)

@@ -42,6 +42,23 @@ struct ReadTuning {
   /// speed of read() itself, and the pipeline's start (threads, pool pages
   /// to fault in) and hand-offs were repaid only above 64 MiB.
   std::uint64_t serial_threshold = std::uint64_t{64} << 20;
+  /// A regular file with at least this many bytes left goes to the pread
+  /// threads even below serial_threshold (file_threshold()): they start
+  /// without the reader thread's ring and pool, where the reader-thread
+  /// pipeline that serial_threshold was measured for did not pay below
+  /// 64 MiB. Measured on a shared 2-CPU machine (bench/studies/
+  /// serial_threshold.py, bench/results/2026-12-01-threshold): below 4 MiB
+  /// the serial loop won or tied for every count (starting a thread costs
+  /// more than half the counting saves); at 16 MiB the threads won for
+  /// every count of English text (1.00-1.25x).
+  /// Streams keep serial_threshold: past it the reader thread takes over,
+  /// which there (one CPU running the writer) was 2-3 times slower than the
+  /// serial loop, so lowering it for them would cost pipes.
+  std::uint64_t pread_threshold = std::uint64_t{16} << 20;
+  /// Where regular files stop being counted serially.
+  constexpr std::uint64_t file_threshold() const noexcept {
+    return serial_threshold < pread_threshold ? serial_threshold : pread_threshold;
+  }
   /// Ask for the rings' reads to be punted to io-wq workers (IOSQE_ASYNC),
   /// so that page-cache copies run on other cores, several at once. Off by
   /// default: on a loaded 2-CPU machine it helped as often as it hurt

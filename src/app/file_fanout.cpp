@@ -32,7 +32,7 @@ unsigned fanout_threads(unsigned jobs) noexcept {
 
 FanoutPlan plan_fanout(const std::vector<const char *> &names,
                        const std::vector<input::InputStatus> &statuses,
-                       std::uint64_t serial_threshold) {
+                       std::uint64_t file_threshold) {
   FanoutPlan plan;
   plan.eligible.assign(names.size(), nullptr);
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -42,7 +42,7 @@ FanoutPlan plan_fanout(const std::vector<const char *> &names,
     if (name == nullptr || *name == '\0' || std::strcmp(name, "-") == 0 || status.failed != 0)
       continue;
     if (!S_ISREG(status.st.st_mode) || status.st.st_size <= 0 ||
-        static_cast<std::uint64_t>(status.st.st_size) >= serial_threshold) {
+        static_cast<std::uint64_t>(status.st.st_size) >= file_threshold) {
       continue;
     }
     plan.eligible[i] = name;

@@ -39,13 +39,14 @@ struct FanoutPlan {
 };
 
 /// Only regular files that the pre-pass found non-empty and below
-/// `serial_threshold` are counted ahead: larger files get every CPU from
+/// `file_threshold` (ReadTuning::file_threshold()) are counted ahead:
+/// larger files get every CPU from
 /// the engine; standard input, FIFOs and devices are read in order, when
 /// GNU would read them (opening a FIFO waits for its writer, reading a tty
 /// for its user); empty regular files are mostly /proc and /sys files,
 /// whose contents may depend on when and from which thread they are read.
 FanoutPlan plan_fanout(const std::vector<const char *> &names,
                        const std::vector<input::InputStatus> &statuses,
-                       std::uint64_t serial_threshold);
+                       std::uint64_t file_threshold);
 
 }  // namespace fastwc::app

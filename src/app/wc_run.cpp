@@ -274,7 +274,7 @@ void WcRun::start_fanout(const std::vector<const char *> &names,
   // -c takes sizes from the pre-pass (a few system calls a file, no read):
   // nothing to share out.
   if (bytes_only()) return;
-  FanoutPlan plan = plan_fanout(names, statuses, config_.tuning.serial_threshold);
+  FanoutPlan plan = plan_fanout(names, statuses, config_.tuning.file_threshold());
   if (plan.eligible_count < fanout_min_files) return;
   fanout_ = std::make_unique<FileFanout>(
       names.size(), threads - 1, fanout_window,

@@ -148,6 +148,7 @@ bool apply_read_environment(const ReadOptionsGiven &given, ReadOptions &options,
       return false;
     }
     tuning.serial_threshold = value;
+    tuning.pread_threshold = value;
   }
   // Another knob without an option: IOSQE_ASYNC on the ring's reads.
   if (auto text = environment("FASTWC_URING_ASYNC")) {

@@ -118,15 +118,35 @@ bool ChunkCounter::supports(const CountOptions &options) noexcept {
 
 bool ChunkCounter::needs_classes(const CountOptions &options) noexcept {
   bool needs_kernel = false;
-  choose_plan(options, needs_kernel);
-  return needs_kernel;
+  // A newline is the byte 0x0A in every locale wc supports.
+  return choose_plan(options, needs_kernel) != Plan::newlines;
 }
+
+namespace {
+
+/// The newline plan without any kernel's tables (the scalar kernel takes
+/// the classes for every plan).
+kernels::BodyResult newlines_body(const kernels::Request &, const std::uint8_t *data,
+                                  std::size_t size) noexcept {
+  kernels::BodyResult out{};
+  std::uint64_t lines = 0;
+  for (std::size_t i = 0; i < size; ++i) lines += data[i] == '\n' ? 1 : 0;
+  out.acc.summary.lines = lines;
+  return out;
+}
+
+}  // namespace
 
 ChunkCounter::ChunkCounter(const CountOptions &options) : options_(options), units_(nullptr) {
   bool needs_kernel = false;
   request_.plan = choose_plan(options, needs_kernel);
-  // Nothing here reads units_ unless a kernel or UTF-8 decoding is needed.
+  // Nothing here reads units_: no UTF-8 decoding, and newlines depend on
+  // no class (the SIMD kernels' newline plan reads no table). Building the
+  // locale's classes costs a one-line file four mappings and their faults.
   request_.c_byte_classes = true;
+  if (!needs_kernel) return;  // bytes only
+  kernel_ = active_kernel();
+  body_ = kernel_ == KernelId::scalar ? &newlines_body : kernel_function(kernel_);
 }
 
 ChunkCounter::ChunkCounter(const CountOptions &options, const locale::CharClasses &classes)

@@ -41,15 +41,16 @@ class ChunkCounter {
   /// (CountOptions::gnu_split_rescan_read_size).
   static bool supports(const CountOptions &options) noexcept;
 
-  /// False when only bytes are counted (-c, and -m where characters are
-  /// bytes): ChunkCounter(options) then serves, with no character classes.
+  /// False when only bytes and newlines are counted (-c, -l, and -m where
+  /// characters are bytes): ChunkCounter(options) then serves, with no
+  /// character classes.
   static bool needs_classes(const CountOptions &options) noexcept;
 
   /// Uses active_kernel() when a kernel is needed (deciding it then).
   /// Requires supports(options).
   ChunkCounter(const CountOptions &options, const locale::CharClasses &classes);
-  /// Counts bytes alone: requires !needs_classes(options). Building the
-  /// locale's classes for nothing was a third of `fastwc -c`'s
+  /// Counts bytes and newlines alone: requires !needs_classes(options).
+  /// Building the locale's classes for nothing was a third of `fastwc -c`'s
   /// instructions (callgrind).
   explicit ChunkCounter(const CountOptions &options);
   /// Uses the given kernel (tests, benchmarks). Requires

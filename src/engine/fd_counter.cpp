@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Which inputs go through the pipeline. Small inputs cost nothing extra: a
-// regular file with fewer than serial_threshold bytes left, and the start
+// regular file with fewer than file_threshold() bytes left, and the start
 // of any input of unknown size, are counted on the calling thread with one
 // 256 KiB buffer (GNU 9.6's read size) and no thread, ring or arena. Only
 // a regular file known to be large starts the pipeline at once (io_uring);
@@ -124,7 +124,7 @@ CountResult count_with_split_rescan(int fd, const CountOptions &options,
   const std::size_t read_size = count::gnu_read_size(options);
   const auto first = std::make_unique_for_overwrite<std::byte[]>(read_size);
   ssize_t first_size = 0;
-  const bool peek = read_options.serial_threshold > read_size;
+  const bool peek = read_options.file_threshold() > read_size;
   if (peek) first_size = io::safe_read(sys, fd, first.get(), read_size);
   if (options.encoding == Encoding::utf8 &&
       (!peek || first_size == static_cast<ssize_t>(read_size))) {
@@ -132,7 +132,7 @@ CountResult count_with_split_rescan(int fd, const CountOptions &options,
     const off_t now = lseek(fd, 0, SEEK_CUR);
     const off_t begin = now - first_size;
     if (now >= 0 && fstat(fd, &status) == 0 && S_ISREG(status.st_mode) && status.st_size >= begin &&
-        static_cast<std::uint64_t>(status.st_size - begin) >= read_options.serial_threshold &&
+        static_cast<std::uint64_t>(status.st_size - begin) >= read_options.file_threshold() &&
         lseek(fd, begin, SEEK_SET) == begin) {
       CountOptions contiguous = options;
       contiguous.gnu_split_rescan_read_size = 0;
@@ -206,7 +206,7 @@ CountResult count_fd_with(int fd, const CountOptions &options,
   // (A threshold below one buffer sends every input through the pipeline:
   // nothing is read here first.)
   bool ask_size = may_pipeline;
-  if (may_pipeline && read_options.serial_threshold > serial_buffer_size) {
+  if (may_pipeline && read_options.file_threshold() > serial_buffer_size) {
     const ssize_t n = io::safe_read(sys, fd, buffer.get(), serial_buffer_size);
     if (n < 0) return finish(whole, errno);
     if (n == 0) return finish(whole, 0);
@@ -220,7 +220,7 @@ CountResult count_fd_with(int fd, const CountOptions &options,
       const auto size = static_cast<std::uint64_t>(status.st_size);
       if (offset >= 0 && size >= static_cast<std::uint64_t>(offset) &&
           size - static_cast<std::uint64_t>(offset) + whole.bytes >=
-              read_options.serial_threshold) {
+              read_options.file_threshold()) {
         Input input;
         input.fd = fd;
         input.positioned = true;

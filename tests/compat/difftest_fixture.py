@@ -22,7 +22,7 @@ class Fixture:
         os.chmod(root, 0o755)
         os.chmod(self.dir, 0o755)
         self.shm = None
-        self._spec(rng)
+        self._checklist_files(rng)
         self._generated(rng)
         self._names()
         self._lists()
@@ -35,8 +35,8 @@ class Fixture:
         if mode is not None:
             os.chmod(path, mode)
 
-    def _spec(self, rng):
-        # The spec's checklist fixture (section 8), exactly.
+    def _checklist_files(self, rng):
+        # The files cases/checklist.txt uses, exactly.
         self.put("f1", b"hello world\n")
         self.put("f2", b"a\nb\nc\n")
         self.put("big", b"x" * 123456)

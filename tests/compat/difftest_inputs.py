@@ -47,7 +47,7 @@ TRUNCATED = [("c3", b"\xc3"), ("e4b8", b"\xe4\xb8"), ("f09f98", b"\xf0\x9f\x98")
              ("f8x4", b"\xf8\x88\x80\x80"), ("fcx5", b"\xfc\x84\x80\x80\x80"),
              ("e080", b"\xe0\x80"), ("eda0", b"\xed\xa0")]
 
-# The spec's example grid (section 1.6) and checklist inputs.
+# The inputs of the reference tests' grid and of cases/checklist.txt.
 GRID = {
     "empty": b"", "a": b"a", "a_nl": b"a\n", "nl2": b"\n\n", "spaces": b" a  b \n",
     "tab": b"a\tb", "cr": b"a\rb", "ff": b"a\fb", "vt": b"a\vb", "ctl": b"a\x01b",

@@ -132,6 +132,7 @@ TEST_CASE("faults: EIO after N bytes gives the counts of the first N bytes and t
   ReadStats stats;
   ReadSettings serial;
   serial.serial_threshold = std::uint64_t{1} << 40;
+  serial.pread_threshold = serial.serial_threshold;
   const auto result = count(file.fd(), options, serial, sys, stats);
   CHECK(stats.path == ReadStats::Path::serial);
   CHECK(result.error == EIO);

@@ -295,7 +295,7 @@ TEST_CASE("faults: a file that grows while it is read is counted to its new end"
                   static_cast<ssize_t>(appended.size()));
         });
         ReadSettings read = pipelined(backend, jobs, 64 * 1024);
-        if (serial) read.serial_threshold = std::uint64_t{1} << 40;
+        if (serial) read.serial_threshold = read.pread_threshold = std::uint64_t{1} << 40;
         ReadStats stats;
         const auto result = count(file.fd(), options, read, sys, stats);
         ::close(twin);

@@ -151,6 +151,7 @@ TEST_CASE("read options: the environment, and the option winning over it") {
     CHECK(p.outcome.config->read.backend == IoBackend::read);
     CHECK(p.outcome.config->read.read_size == 8192);
     CHECK(p.outcome.config->tuning.serial_threshold == 0);
+    CHECK(p.outcome.config->tuning.pread_threshold == 0);
     CHECK(p.outcome.config->tuning.async_reads);
     p = parse({"wc", "--jobs=1", "--io=uring", "--read-size=4K", "f"});
     REQUIRE(p.outcome.config);
