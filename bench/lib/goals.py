@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The speed goals (issue #13's list, and issue #4's that it does not replace), judged from the rows bench/run
-measured.
+"""The speed goals (every count on every core, in every GNU version's semantics; and the pipeline's
+earlier goals that those do not replace), judged from the rows bench/run measured.
 
 Each goal is a ratio between two rows of the same run (never an absolute
 figure: these machines are shared and their speed drifts), a target, and a
@@ -153,7 +153,7 @@ def evaluate(b, rss_rows):
             f"`FASTWC_COMPAT=9.10 fast{mode}` vs GNU wc 9.10, multilingual", 10.0, _ratio(new, gnu),
             f"{_show(new)} vs {_show(gnu)}",
             "counting on both CPUs (user time): multilingual text is decoded character by character where "
-            "the lead bytes do not classify a block (see issue #4's multilingual goals below).",
+            "the lead bytes do not classify a block (see the pipeline's multilingual goals below).",
             why_910 if not b.gnu_910 else ""))
     # 3. -l against the bare 1 MiB read() loop; moonshot: the mapped file's newlines on every CPU.
     loop = nearest_loop(b.rows, base) if base else None

@@ -15,7 +15,7 @@
 // (0.149 and 0.138 s while a build ran). The kernel's own work per file
 // (path walk, file setup, page-cache copy) dominates; the system calls'
 // entry and exit are a few per cent of it, so batching them cannot give the
-// 6x over GNU wc that issue #4 asks for: only opening files on several CPUs
+// 6x over GNU wc that the pipeline's goals ask for: only opening files on several CPUs
 // at once could.
 #include <fcntl.h>
 #include <liburing.h>
