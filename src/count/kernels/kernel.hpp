@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The counting kernels' interface: one template over the xsimd architecture,
-// defined out of line in kernel_impl.hpp and instantiated once per ISA in
+// defined out of line in kernel_driver.hpp and instantiated once per ISA in
 // kernel_<isa>.cpp (each its own static library built with only that ISA's
 // flags), plus the plain C++ scalar kernel and the exact scalar UTF-8 path
 // that the SIMD kernels hand unusual blocks to. Choosing a kernel for the

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The AVX-512 kernel: kernel_impl.hpp instantiated for xsimd::avx512bw,
+// The AVX-512 kernel: kernel_driver.hpp instantiated for xsimd::avx512bw,
 // built with -mavx512f -mavx512cd -mavx512dq -mavx512bw -mavx512vl plus
 // AVX2, BMI1/2 and POPCNT (dispatch.cpp checks each of them). A 64-byte
 // block is one register and each byte class one mask register.
 #include <immintrin.h>
 
-#include "count/kernels/kernel_impl.hpp"
+#include "count/kernels/kernel_driver.hpp"
 
 namespace fastwc::count::kernels {
 
@@ -15,6 +15,7 @@ struct IsaOps<xsimd::avx512bw> {
   using batch_bool = batch::batch_bool_type;
   static constexpr bool has_mask_registers = true;
   static constexpr bool has_shuffle = true;
+  static constexpr bool has_permute64 = false;
   static constexpr bool has_gather = true;
   using wide = xsimd::batch<std::uint32_t, xsimd::avx512bw>;
 
