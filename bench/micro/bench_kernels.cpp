@@ -334,7 +334,7 @@ int main(int argc, char **argv) {
   std::printf(
       "fastwc kernel microbenchmark: GB/s (1e9 bytes/s), single thread, in-memory buffer,\n"
       "best of repeated runs; active kernel: %s\n\n",
-      fastwc::count::kernel_name());
+      fastwc::count::kernel_id_name(fastwc::count::active_kernel()));
   std::printf("| %-15s | %-18s | %9s |", "mode", "corpus", "size");
   for (const KernelId k : kernels) std::printf(" %8s |", fastwc::count::kernel_id_name(k));
   std::printf(" %9s | %6s | %-7s | %-3s |\n", "reference", "goal", "met", "ok");

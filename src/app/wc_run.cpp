@@ -179,14 +179,16 @@ void WcRun::print_debug_line() {
   };
   // 9.9+ try AVX-512 first (avx512f and avx512bw) and say so either way.
   if (compat_.reports_avx512()) {
-    if (supports(cpu.avx512f, "AVX512F") && supports(cpu.avx512bw, "AVX512BW")) {
+    if (supports(cpu.has(count::cpu_feature::avx512f), "AVX512F") &&
+        supports(cpu.has(count::cpu_feature::avx512bw), "AVX512BW")) {
       out::report(0, out::translate("using avx512 hardware support"));
       return;
     }
     out::report(0, out::translate("avx512 support not detected"));
   }
-  out::report(0, out::translate(supports(cpu.avx2, "AVX2") ? "using avx2 hardware support"
-                                                           : "avx2 support not detected"));
+  out::report(0, out::translate(supports(cpu.has(count::cpu_feature::avx2), "AVX2")
+                                    ? "using avx2 hardware support"
+                                    : "avx2 support not detected"));
 }
 
 /// Below this size, readahead advice is not worth its system call.

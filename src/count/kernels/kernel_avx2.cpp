@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The AVX2 kernel: kernel_driver.hpp instantiated for xsimd::avx2, built with
-// -mavx2 -mbmi -mbmi2 -mpopcnt (dispatch.cpp checks each of them).
+// -mavx2 -mbmi -mbmi2 -mpopcnt (the kernel table in src/count/meson.build lists each).
 #include <immintrin.h>
 
 #include "count/kernels/kernel_driver.hpp"
