@@ -36,12 +36,14 @@ struct LeadClassifier : Blocks<A> {
   /// high nibbles C-F, whether the plane holds it. With has_permute64, one
   /// 64-byte table indexed by the lead's low six bits says it all.
   struct LeadTables {
-    B class_con;              ///< bits 0-3: same_class, bits 4-7: constituent
-    B width_one;              ///< bits 0-3: same_width, bits 4-7: width1
-    B width_two;              ///< bits 0-3: width2
-    B high_select;            ///< high nibble C-F: 0x11 << (nibble - 0xC)
-    B by_lead;                ///< byte k, for lead C0 + k: the by_lead_* bits
-    const std::uint8_t *bmp;  ///< LeadPlanes::bmp
+    B class_con;                       ///< bits 0-3: same_class, bits 4-7: constituent
+    B width_one;                       ///< bits 0-3: same_width, bits 4-7: width1
+    B width_two;                       ///< bits 0-3: width2, bits 4-7: separator_pattern
+    B high_select;                     ///< high nibble C-F: 0x11 << (nibble - 0xC)
+    B by_lead;                         ///< byte k, for lead C0 + k: the by_lead_* bits
+    const std::uint8_t *bmp;           ///< LeadPlanes::bmp
+    const SeparatorGroup *separators;  ///< LeadPlanes::separators
+    unsigned separator_count;          ///< LeadPlanes::separator_count
   };
 
   static constexpr std::uint8_t by_lead_same_class = 1;
@@ -49,6 +51,7 @@ struct LeadClassifier : Blocks<A> {
   static constexpr std::uint8_t by_lead_same_width = 4;
   static constexpr std::uint8_t by_lead_width1 = 8;
   static constexpr std::uint8_t by_lead_width2 = 16;
+  static constexpr std::uint8_t by_lead_separator_pattern = 32;
 
   static LeadTables lead_tables(const LeadPlanes &planes) noexcept {
     alignas(64) std::uint8_t t[4][64] = {};
@@ -74,11 +77,13 @@ struct LeadClassifier : Blocks<A> {
       put(1, planes.same_width, 0);
       put(1, planes.width1, 4);
       put(2, planes.width2, 0);
+      put(2, planes.separator_pattern, 4);
     }
     const B select = table(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x22, 0x44, 0x88);
     return {B::load_aligned(t[0]), B::load_aligned(t[1]),
             B::load_aligned(t[2]), select,
-            B::load_aligned(t[3]), planes.bmp};
+            B::load_aligned(t[3]), planes.bmp,
+            planes.separators,     planes.separator_count};
   }
 
   /// The multibyte characters that their lead byte alone classifies, with

@@ -17,7 +17,9 @@
 // A character cut by the block's end is left for the next block, which
 // starts at its lead byte. Multibyte characters get their word class and
 // width from their lead byte when all characters with that lead agree
-// (classify_by_lead.hpp), else from their 64-code-point cell
+// (classify_by_lead.hpp), else, for words alone, from their lead's
+// separator pattern (classify_by_separators.hpp), else from their
+// 64-code-point cell
 // (classify_by_cell.hpp), else, once enough characters have gone those
 // slower ways and the table of planes 0 and 1 exists, from that table with
 // gathers (classify_by_table.hpp), else one by one (classify_multibyte).
@@ -35,6 +37,7 @@
 #include "count/kernels/c_byte_classes.hpp"
 #include "count/kernels/classify_by_cell.hpp"
 #include "count/kernels/classify_by_lead.hpp"
+#include "count/kernels/classify_by_separators.hpp"
 #include "count/kernels/classify_by_table.hpp"
 #include "count/kernels/isa_primitives.hpp"
 #include "count/kernels/kernel.hpp"
@@ -68,6 +71,7 @@ struct SimdKernel : Blocks<A> {
   using Cells = CellClassifier<A>;
   using CellCache = typename Cells::CellCache;
   using Table = TableClassifier<A>;
+  using Separators = SeparatorClassifier<A>;
 
   template <bool Rule95, bool Words, bool Width>
   static BodyResult bytes_plan(const Request &r, const std::uint8_t *p, std::size_t n) noexcept {
@@ -103,6 +107,11 @@ struct SimdKernel : Blocks<A> {
         std::uint64_t slow = leads;
         if constexpr (Isa::has_shuffle) {
           slow &= ~Lead::template classify<Words, Width>(tables, b, leads, m);
+          // Words alone: a lead with a separator pattern needs no lookup.
+          if constexpr (Words && !Width) {
+            if (slow != 0 && tables.separator_count != 0)
+              slow = Separators::classify(tables, b, q, slow, m);
+          }
           // Text in one script keeps to a few cells a block, which the cell
           // cache answers at once; text that mixes more cells than that
           // goes to the table, whose gathers cost the same for any mix.
