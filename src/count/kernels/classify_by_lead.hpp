@@ -59,11 +59,12 @@ struct LeadClassifier : Blocks<A> {
       const auto plane_bit = [k](std::uint64_t plane, std::uint8_t bit) {
         return static_cast<std::uint8_t>(((plane >> k) & 1) != 0 ? bit : 0);
       };
-      t[3][k] = static_cast<std::uint8_t>(plane_bit(planes.same_class, by_lead_same_class) |
-                                          plane_bit(planes.constituent, by_lead_constituent) |
-                                          plane_bit(planes.same_width, by_lead_same_width) |
-                                          plane_bit(planes.width1, by_lead_width1) |
-                                          plane_bit(planes.width2, by_lead_width2));
+      t[3][k] = static_cast<std::uint8_t>(
+          plane_bit(planes.same_class, by_lead_same_class) |
+          plane_bit(planes.constituent, by_lead_constituent) |
+          plane_bit(planes.same_width, by_lead_same_width) |
+          plane_bit(planes.width1, by_lead_width1) | plane_bit(planes.width2, by_lead_width2) |
+          plane_bit(planes.separator_pattern, by_lead_separator_pattern));
       const unsigned lo = k & 15;
       const unsigned hi = k >> 4;  // 0 for C, ... 3 for F
       const auto put = [&](unsigned table, std::uint64_t plane, unsigned shift) {
