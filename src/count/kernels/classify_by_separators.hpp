@@ -55,12 +55,13 @@ struct SeparatorClassifier : Blocks<A> {
   }
 
   /// Classifies the characters among `slow` (valid, starting at their bits)
-  /// whose lead has a separator pattern; returns the others. q[64..66] must
-  /// be readable.
+  /// whose lead has a separator pattern; returns the others. With
+  /// `all_or_none`, does nothing unless that leaves no character. q[64..66]
+  /// must be readable.
   static std::uint64_t classify(const LeadTables &t, const Block &b, const std::uint8_t *q,
-                                std::uint64_t slow, CharMasks &m) noexcept {
+                                std::uint64_t slow, CharMasks &m, bool all_or_none) noexcept {
     const std::uint64_t mine = slow & pattern_leads(t, b);
-    if (mine == 0) return slow;
+    if (mine == 0 || (all_or_none && mine != slow)) return slow;
     const Block next1 = load(q + 1);
     const Block next2 = load(q + 2);
     std::uint64_t sep = 0;

@@ -108,9 +108,14 @@ struct SimdKernel : Blocks<A> {
         if constexpr (Isa::has_shuffle) {
           slow &= ~Lead::template classify<Words, Width>(tables, b, leads, m);
           // Words alone: a lead with a separator pattern needs no lookup.
+          // But when the table's gathers must run for the block's other
+          // characters anyway, they take these too at no extra cost
+          // (measured: emoji-dense text 1.44 GB/s with the gathers alone,
+          // 1.19 with the patterns first).
           if constexpr (Words && !Width) {
             if (slow != 0 && tables.separator_count != 0)
-              slow = Separators::classify(tables, b, q, slow, m);
+              slow = Separators::classify(tables, b, q, slow, m,
+                                          Isa::has_gather && tables.bmp != nullptr);
           }
           // Text in one script keeps to a few cells a block, which the cell
           // cache answers at once; text that mixes more cells than that
