@@ -157,10 +157,6 @@ bool UnitClasses::build_bmp_table() const noexcept {
   }
   table[code_points] = table[code_points + 1] = table[code_points + 2] = 0;
   bmp_table_.store(table, std::memory_order_release);
-  // Every two- and three-byte lead's characters are now cached: examining
-  // the leads costs a walk of the cache, and kernels that go to the table
-  // first would otherwise never count the characters that examine them.
-  resolve_all_leads();
   return true;
 }
 
