@@ -15,7 +15,7 @@ namespace fastwc::count::kernels {
 template <class A>
 struct Avx512Primitives {
   using batch = xsimd::batch<std::uint8_t, A>;
-  using batch_bool = batch::batch_bool_type;
+  using batch_bool = typename batch::batch_bool_type;
   static constexpr bool has_mask_registers = true;
   static constexpr bool has_shuffle = true;
   static constexpr bool has_gather = true;
@@ -69,7 +69,7 @@ struct Avx512Primitives {
     return wide(_mm512_mask_i32gather_epi32(_mm512_setzero_si512(), static_cast<__mmask16>(active),
                                             offset, base, 1));
   }
-  static std::uint32_t wide_bits(wide::batch_bool_type m) noexcept {
+  static std::uint32_t wide_bits(typename wide::batch_bool_type m) noexcept {
     return static_cast<std::uint32_t>(static_cast<__mmask16>(m));
   }
   static constexpr bool has_compress = true;
