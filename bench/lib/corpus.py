@@ -237,3 +237,132 @@ DESCRIPTIONS = {
     "small": "1 KiB files of English text, listed NUL-separated for --files0-from",
     "oneline": "one 45-byte line",
 }
+
+
+# ---- per-script corpora (the kernel microbenchmark's rows) ----
+#
+# One script each, written as that script is written: words separated by
+# spaces, or runs without spaces (Chinese, Japanese), with the script's own
+# punctuation. Each exercises a different path of the UTF-8 kernels: two-byte
+# letters (Cyrillic, Greek, Latin, Arabic), three-byte ones with combining
+# marks (Devanagari), wide characters (CJK, Hangul), four-byte ones
+# (emoji), typographic punctuation among ASCII (English), and no-break spaces,
+# which GNU 9.5+ counts as separators unless POSIXLY_CORRECT.
+
+_SCRIPT_WORDS = {
+    "cyrillic": ("Съешь же ещё этих мягких французских булок да выпей чаю Широкая электрификация южных "
+                 "губерний даст мощный толчок подъёму сельского хозяйства Привет мир это пример текста на "
+                 "русском языке Чуєш їх доцю га кумедна ж ти прощайся без ґольфів Ајшо лепото и чежњо за "
+                 "љубав срце ми гори").split(),
+    "greek": ("Ξεσκεπάζω την ψυχοφθόρα βδελυγμία Τάχιστη αλώπηξ βαφής ψημένη γη δρασκελίζει υπέρ νωθρού "
+              "κυνός Καλημέρα κόσμε αυτό είναι ένα παράδειγμα κειμένου στα ελληνικά ψυχή ΐ ΰ").split(),
+    "latin": ("Voix ambiguë d'un cœur qui au zéphyr préfère les jattes de kiwis Zwölf Boxkämpfer jagen "
+              "Viktor quer über den großen Sylter Deich El pingüino Wenceslao hizo kilómetros bajo exhaustiva "
+              "lluvia y frío añoraba a su querido cachorro Pchnąć w tę łódź jeża lub ośm skrzyń fig Příliš "
+              "žluťoučký kůň úpěl ďábelské ódy Ærøskøbing Þórður São Paulo déjà vu").split(),
+    "arabic": ("نص حكيم له سر قاطع وذو شأن عظيم مكتوب على ثوب أخضر ومغلف بجلد أزرق هذا مثال على نص "
+               "باللغة العربية مع كلمات السَّلَامُ عَلَيْكُمْ مَرْحَبًا بِكُمْ").split(),
+    "devanagari": ("ऋषियों को सताने वाले दुष्ट राक्षसों के राजा रावण का सर्वनाश करने वाले विष्णुवतार भगवान "
+                   "श्रीराम अयोध्या के महाराज दशरथ के बड़े सपुत्र थे नमस्ते दुनिया यह एक उदाहरण है हिन्दी पाठ "
+                   "क्षत्रिय ज्ञान श्रृंखला").split(),
+    "chinese": ["这是", "一个", "中文", "文本", "的", "例子", "我们", "计算", "字符", "数量", "程序", "文件",
+                "读取", "速度", "非常", "快", "天地", "玄黄", "宇宙", "洪荒", "日月", "盈昃", "辰宿", "列张",
+                "寒来", "暑往", "秋收", "冬藏", "龍", "體", "學習", "電腦"],
+    "japanese": ["私", "は", "東京", "に", "住んで", "います", "コンピューター", "の", "プログラム", "で", "文字",
+                 "を", "数える", "です", "いろは", "にほへと", "ちりぬるを", "わかよたれそ", "つねならむ",
+                 "日本語", "ひらがな", "カタカナ", "漢字", "テキスト", "ファイル", "速い", "ー"],
+    "korean": ("키스의 고유조건은 입술끼리 만나야 하고 특별한 기술은 필요치 않다 다람쥐 헌 쳇바퀴에 타고파 "
+               "한국어 텍스트 입니다 문자 수를 세는 프로그램 빠른 속도로 파일을 읽습니다").split(),
+    "emoji": ["😀", "🎉", "👍🏽", "👋🏿", "👩🏻\u200d💻", "👨\u200d👩\u200d👧\u200d👦", "🧑\u200d🚀", "🇫🇷",
+              "🇯🇵", "🇧🇷", "🏳️\u200d🌈", "❤️", "🔥", "✨", "🚀", "🙂", "😂", "💯", "ok", "lol", "wow"],
+    "english": ("the of and to in a is that for it as was with be by on not he this are or his from at "
+                "which but have an had they you were their one all we can her has there been if more when "
+                "will would who so no counting characters words lines").split(),
+}
+_SCRIPT_PUNCT = {
+    "cyrillic": ["«", "»", "—", ",", ".", "!", "?", "…"],
+    "greek": ["·", ";", ",", ".", "«", "»"],
+    "latin": [",", ".", "!", "?", "«", "»", ";", ":"],
+    "arabic": ["،", "؟", ".", "؛"],
+    "devanagari": ["।", "॥", ",", "?"],
+    "chinese": ["，", "。", "、", "；", "：", "“", "”", "！", "？", "（", "）"],
+    "japanese": ["、", "。", "「", "」", "・", "！", "？"],
+    "korean": [".", ",", "?", "!"],
+    "emoji": ["!", "?", "…"],
+    "english": ["\u201c", "\u201d", "\u2018", "\u2019", "\u2014", "\u2013", "\u2026", ",", "."],
+}
+# Scripts written without spaces between words (a line is a run of words).
+_UNSPACED = {"chinese", "japanese"}
+
+SCRIPT_DESCRIPTIONS = {
+    "cyrillic": "Russian, Ukrainian and Serbian words (two-byte letters), guillemets and dashes",
+    "greek": "Greek words with tonos and dialytika, Greek question mark and ano teleia",
+    "latin": "French, German, Spanish, Polish, Czech and Nordic words with accents; no-break spaces U+00A0 "
+             "and U+202F before French punctuation and in numbers",
+    "arabic": "Arabic words, some with harakat (combining marks), Arabic comma and question mark",
+    "devanagari": "Hindi with matras, viramas and conjuncts (combining marks), danda",
+    "chinese": "runs of Han characters without spaces, full-width punctuation",
+    "japanese": "runs of kana and kanji without spaces, Japanese punctuation",
+    "korean": "Hangul syllables in space-separated words",
+    "emoji": "emoji-dense: skin tones, ZWJ sequences, flags, variation selectors, short ASCII words",
+    "english": "English with typographic punctuation: curly quotes, em and en dashes, ellipses",
+}
+SCRIPTS = list(SCRIPT_DESCRIPTIONS)
+
+
+def _script_line(script, rng):
+    words, punct = _SCRIPT_WORDS[script], _SCRIPT_PUNCT[script]
+    target = rng.randint(40, 160)  # bytes, roughly
+    out, length = [], 0
+    while length < target:
+        if script in _UNSPACED:
+            piece = "".join(rng.choice(words) for _ in range(rng.randint(3, 10))) + rng.choice(punct)
+        elif script == "english" and rng.random() < 0.15:
+            quote = rng.choice([("\u201c", "\u201d"), ("\u2018", "\u2019")])
+            piece = quote[0] + rng.choice(words) + " " + rng.choice(words) + quote[1]
+        else:
+            piece = rng.choice(words)
+            if rng.random() < 0.12:
+                mark = rng.choice(punct)
+                if script == "latin" and mark in "!?;:":
+                    # French typography: a no-break space before the mark.
+                    piece += ("\u202f" if mark != ":" else "\u00a0") + mark
+                elif script == "latin" and mark in "«»":
+                    piece = "«\u00a0" + piece + "\u00a0»"
+                else:
+                    piece += mark
+        if script == "latin" and rng.random() < 0.05:
+            piece = f"{rng.randint(1, 99)}\u202f{rng.randint(0, 999):03d}\u00a0€"
+        out.append(piece)
+        length += len(piece.encode("utf-8")) + 1
+    sep = "" if script in _UNSPACED and rng.random() < 0.8 else " "
+    return sep.join(out).encode("utf-8") + b"\n"
+
+
+def write_script(path, script, size):
+    """One per-script corpus of exactly `size` bytes (at least one line long), ending at a line end."""
+    index = SCRIPTS.index(script)
+    rng = random.Random(SEED + 100 + index)
+    pool = [_script_line(script, rng) for _ in range(5000)]
+    _write_lines(path, size, pool, random.Random(SEED + 200 + index))
+
+
+def write_scripts(root, size, log=print):
+    """Writes every per-script corpus as root/<script>.txt; returns {script: path}."""
+    os.makedirs(root, exist_ok=True)
+    paths = {}
+    for script in SCRIPTS:
+        paths[script] = os.path.join(root, script + ".txt")
+        write_script(paths[script], script, size)
+        log(f"corpus:   {script}.txt ({SCRIPT_DESCRIPTIONS[script]})")
+    return paths
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Writes the per-script corpora (bench/micro's rows).")
+    parser.add_argument("--scripts", required=True, metavar="DIR", help="directory for <script>.txt")
+    parser.add_argument("--size", type=int, default=1 << 20, help="bytes per corpus (default 1 MiB)")
+    args = parser.parse_args()
+    write_scripts(args.scripts, args.size)

@@ -6,7 +6,9 @@
 // kernel's counts equal the reference's (the "ok" column), so a fast wrong
 // kernel cannot pass.
 //
-// Usage: bench_kernels [--quick] [--size=KiB]...   (see --help)
+// Usage: bench_kernels [--quick] [--size=KiB]... [--scripts=DIR]  (see --help)
+// With --scripts, the per-script corpora that `python3 bench/lib/corpus.py
+// --scripts DIR` writes get rows too.
 #include <algorithm>
 #include <chrono>
 #include <clocale>
@@ -213,6 +215,42 @@ std::string make_corpus(Corpus c, std::size_t size) {
   return {};
 }
 
+/// The per-script corpora of bench/lib/corpus.py (SCRIPTS), in its order.
+constexpr const char *script_names[] = {"cyrillic", "greek",    "latin",  "arabic", "devanagari",
+                                        "chinese",  "japanese", "korean", "emoji",  "english"};
+
+/// A corpus file repeated to `size` bytes; empty when it cannot be read.
+std::string script_corpus(const std::string &dir, std::string_view script, std::size_t size) {
+  std::string path = dir + "/" + std::string(script) + ".txt";
+  std::FILE *f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return {};
+  std::string text;
+  char buf[65536];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
+  std::fclose(f);
+  if (text.empty()) return {};
+  std::string s;
+  s.reserve(size + text.size());
+  while (s.size() < size) s += text;
+  s.resize(size);
+  return s;
+}
+
+/// The per-script goals in GB/s (RESULTS.md), for the UTF-8 word and -L rows
+/// (and -m: 15 on every corpus).
+double script_goal(const char *mode, std::string_view script) {
+  const std::string_view name = mode;
+  if (name.starts_with("-m UTF-8")) return 15;
+  if (!name.starts_with("-w UTF-8") && !name.starts_with("-lwc UTF-8") &&
+      !name.starts_with("-L UTF-8"))
+    return 0;
+  if (script == "cyrillic" || script == "greek" || script == "latin") return 12;
+  if (script == "chinese" || script == "japanese" || script == "korean") return 6;
+  if (script == "devanagari") return 5;
+  if (script == "emoji") return 3;
+  return 0;
+}
+
 // ---- modes and goals ----
 
 struct Mode {
@@ -290,7 +328,9 @@ void usage() {
       "  GB/s of each counting kernel per mode and corpus (default sizes:\n"
       "  256 KiB and 262144 KiB); --quick: less time per measurement;\n"
       "  --mode, --corpus: only rows whose mode or corpus name contains TEXT;\n"
-      "  --kernel: only that kernel's column.");
+      "  --kernel: only that kernel's column;\n"
+      "  --scripts=DIR: also the per-script corpora DIR/<script>.txt\n"
+      "  (python3 bench/lib/corpus.py --scripts DIR), repeated to each size.");
 }
 
 }  // namespace
@@ -302,6 +342,7 @@ int main(int argc, char **argv) {
   std::string_view mode_filter;
   std::string_view corpus_filter;
   std::string_view kernel_filter;
+  std::string scripts_dir;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     if (a == "--quick") {
@@ -314,6 +355,8 @@ int main(int argc, char **argv) {
       kernel_filter = a.substr(9);
     } else if (a.starts_with("--corpus=")) {
       corpus_filter = a.substr(9);
+    } else if (a.starts_with("--scripts=")) {
+      scripts_dir = std::string(a.substr(10));
     } else if (a.starts_with("--size=")) {
       sizes.push_back(std::strtoull(argv[i] + 7, nullptr, 10) * 1024);
     } else {
@@ -334,7 +377,7 @@ int main(int argc, char **argv) {
   std::printf(
       "fastwc kernel microbenchmark: GB/s (1e9 bytes/s), single thread, in-memory buffer,\n"
       "best of repeated runs; active kernel: %s\n\n",
-      fastwc::count::kernel_name());
+      fastwc::count::kernel_id_name(fastwc::count::active_kernel()));
   std::printf("| %-15s | %-18s | %9s |", "mode", "corpus", "size");
   for (const KernelId k : kernels) std::printf(" %8s |", fastwc::count::kernel_id_name(k));
   std::printf(" %9s | %6s | %-7s | %-3s |\n", "reference", "goal", "met", "ok");
@@ -347,11 +390,27 @@ int main(int argc, char **argv) {
     const bool small = size <= (std::size_t{4} << 20);
     const double min_seconds = quick ? 0.05 : (small ? 0.3 : 1.0);
     const int min_reps = small ? 20 : (quick ? 1 : 3);
+    // The built-in corpora, then the per-script ones.
+    struct Row {
+      std::string name;
+      int builtin;  // a Corpus, or -1
+    };
+    std::vector<Row> rows;
     for (const Corpus corpus :
-         {Corpus::english, Corpus::multilingual, Corpus::invalid, Corpus::binary}) {
-      if (std::string_view(corpus_name(corpus)).find(corpus_filter) == std::string_view::npos)
-        continue;
-      const std::string text = make_corpus(corpus, size);
+         {Corpus::english, Corpus::multilingual, Corpus::invalid, Corpus::binary})
+      rows.push_back({corpus_name(corpus), static_cast<int>(corpus)});
+    if (!scripts_dir.empty())
+      for (const char *script : script_names) rows.push_back({script, -1});
+    for (const Row &row : rows) {
+      if (row.name.find(corpus_filter) == std::string::npos) continue;
+      const std::string text = row.builtin >= 0
+                                   ? make_corpus(static_cast<Corpus>(row.builtin), size)
+                                   : script_corpus(scripts_dir, row.name, size);
+      if (text.size() != size) {
+        std::fprintf(stderr, "bench_kernels: cannot read %s/%s.txt\n", scripts_dir.c_str(),
+                     row.name.c_str());
+        return 2;
+      }
       const std::span<const std::byte> bytes(reinterpret_cast<const std::byte *>(text.data()),
                                              text.size());
       for (const Mode &mode : modes) {
@@ -379,7 +438,7 @@ int main(int argc, char **argv) {
         if (!s.chars) want.chars = 0;
         if (!s.max_line_length) want.max_line_length = 0;
 
-        std::printf("| %-15s | %-18s | %6zu %s |", mode.name, corpus_name(corpus),
+        std::printf("| %-15s | %-18s | %6zu %s |", mode.name, row.name.c_str(),
                     size >= (std::size_t{1} << 20) ? size >> 20 : size >> 10,
                     size >= (std::size_t{1} << 20) ? "MiB" : "KiB");
         bool all_ok = true;
@@ -394,7 +453,8 @@ int main(int argc, char **argv) {
           if (k == fastwc::count::active_kernel()) best_kernel = gbps;
           std::printf(" %8.2f |", gbps);
         }
-        const double g = goal(mode, corpus, small);
+        const double g = row.builtin >= 0 ? goal(mode, static_cast<Corpus>(row.builtin), small)
+                                          : script_goal(mode.name, row.name);
         if (reference && ref_gbps > 0)
           std::printf(" %9.3f |", ref_gbps);
         else
@@ -411,6 +471,8 @@ int main(int argc, char **argv) {
   }
   std::printf(
       "\ngoal/met: issue #3's goal for the active kernel at that size (adversarial inputs: "
-      ">= 1 GB/s);\nok: every kernel's counts equal the reference engine's.\n");
+      ">= 1 GB/s), the per-script goals for the per-script corpora;\nok: every kernel's counts "
+      "equal the "
+      "reference engine's.\n");
   return failures == 0 ? 0 : 1;
 }

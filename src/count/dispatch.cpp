@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Kernel selection (dispatch.hpp): CPU features from glibc's start-up CPUID
-// record plus XGETBV, GNU's GLIBC_TUNABLES rule, and FASTWC_KERNEL. This
+// record plus XGETBV, GNU's GLIBC_TUNABLES rule, and FASTWC_KERNEL, over the
+// kernel table. This
 // file must stay free of ISA flags: it is what runs before anyone knows
 // which instructions the CPU has.
 #include "count/dispatch.hpp"
 
 #include <cstdlib>
-#include <cstring>
-#include <string>
 
 #if FASTWC_KERNELS_X86
 #include <cpuid.h>
@@ -29,22 +28,6 @@ namespace fastwc::count {
 
 namespace {
 
-constexpr const char *kernel_names[] = {"scalar", "sse2", "avx2", "avx512bw"};
-
-bool compiled_in(KernelId id) noexcept {
-  switch (id) {
-    case KernelId::scalar:
-      return true;
-    case KernelId::sse2:
-      return FASTWC_KERNEL_SSE2 != 0;
-    case KernelId::avx2:
-      return FASTWC_KERNEL_AVX2 != 0;
-    case KernelId::avx512bw:
-      return FASTWC_KERNEL_AVX512BW != 0;
-  }
-  return false;
-}
-
 #if FASTWC_KERNELS_X86
 /// XCR0: which register files the OS saves on context switches. Only
 /// meaningful when CPUID reports OSXSAVE.
@@ -61,9 +44,15 @@ CpuFeatures with_os_support(CpuFeatures f, bool osxsave, bool avx) noexcept {
   const bool ymm = avx && (xcr0 & 0x6) == 0x6;  // SSE and AVX state
   // ... plus the opmask registers and both halves of the ZMM file.
   const bool zmm = ymm && (xcr0 & 0xE0) == 0xE0;
-  f.avx2 = f.avx2 && ymm;
-  if (!zmm) f.avx512f = f.avx512cd = f.avx512dq = f.avx512bw = f.avx512vl = false;
+  if (!ymm) f.bits &= ~cpu_feature::avx2;
+  if (!zmm)
+    f.bits &= ~(cpu_feature::avx512f | cpu_feature::avx512cd | cpu_feature::avx512dq |
+                cpu_feature::avx512bw | cpu_feature::avx512vl | cpu_feature::avx512vbmi);
   return f;
+}
+
+std::uint32_t feature_if(bool present, std::uint32_t feature) noexcept {
+  return present ? feature : 0;
 }
 #endif
 
@@ -72,54 +61,42 @@ const CpuFeatures &cpu_features() noexcept {
   return features;
 }
 
-struct Choice {
-  KernelId id = KernelId::scalar;
-  std::string error;
-};
+/// True when no hwcap of the comma-separated list `hwcaps` is masked.
+bool hwcaps_allowed(const char *tunables, std::string_view hwcaps) noexcept {
+  while (!hwcaps.empty()) {
+    const std::size_t comma = hwcaps.find(',');
+    if (!hwcap_allowed(tunables, hwcaps.substr(0, comma))) return false;
+    if (comma == std::string_view::npos) break;
+    hwcaps.remove_prefix(comma + 1);
+  }
+  return true;
+}
 
 KernelId automatic_choice() noexcept {
   // GNU wc 9.8+ lets glibc.cpu.hwcaps switch its accelerated loops off:
   // AVX-512 needs both -AVX512F and -AVX512BW unset, AVX2 needs -AVX2
-  // unset (coreutils tests/wc/wc-cpu.sh checks both).
+  // unset (coreutils tests/wc/wc-cpu.sh checks both). The table says which
+  // hwcaps mask each kernel; the fastest kernel left wins.
   const char *tunables = std::getenv("GLIBC_TUNABLES");
-  if (kernel_supported(KernelId::avx512bw) && hwcap_allowed(tunables, "AVX512F") &&
-      hwcap_allowed(tunables, "AVX512BW"))
-    return KernelId::avx512bw;
-  if (kernel_supported(KernelId::avx2) && hwcap_allowed(tunables, "AVX2")) return KernelId::avx2;
-  if (kernel_supported(KernelId::sse2)) return KernelId::sse2;
+  for (std::size_t i = std::size(all_kernels); i-- > 0;) {
+    const KernelId id = all_kernels[i];
+    if (kernel_supported(id) && hwcaps_allowed(tunables, kernel_info(id).masked_by)) return id;
+  }
   return KernelId::scalar;
 }
 
-Choice decide() {
-  Choice choice;
-  choice.id = automatic_choice();
+KernelId decide() noexcept {
+  // An explicit choice wins over GLIBC_TUNABLES: only the hardware limits
+  // it. Any other value is ignored (fastwc(1)).
   const char *forced = std::getenv("FASTWC_KERNEL");
-  if (forced == nullptr || *forced == '\0') return choice;
-  const std::string prefix = std::string("FASTWC_KERNEL=") + forced + ": ";
-  const std::optional<KernelId> id = kernel_id_from_name(forced);
-  if (!id) {
-    choice.error = prefix + "unknown kernel (expected scalar, sse2, avx2 or avx512bw)";
-  } else if (!compiled_in(*id)) {
-    choice.error = prefix + "this build has no " + kernel_id_name(*id) + " kernel";
-  } else if (!kernel_supported(*id)) {
-    choice.error = prefix + "this CPU cannot run the " + kernel_id_name(*id) + " kernel";
-  } else {
-    // An explicit choice wins over GLIBC_TUNABLES: only the hardware limits it.
-    choice.id = *id;
+  if (forced != nullptr) {
+    const std::optional<KernelId> id = kernel_id_from_name(forced);
+    if (id && kernel_supported(*id)) return *id;
   }
-  return choice;
-}
-
-const Choice &choice() noexcept {
-  static const Choice decided = decide();
-  return decided;
+  return automatic_choice();
 }
 
 }  // namespace
-
-const char *kernel_id_name(KernelId id) noexcept {
-  return kernel_names[static_cast<std::size_t>(id)];
-}
 
 std::optional<KernelId> kernel_id_from_name(std::string_view name) noexcept {
   for (const KernelId id : all_kernels)
@@ -130,15 +107,16 @@ std::optional<KernelId> kernel_id_from_name(std::string_view name) noexcept {
 CpuFeatures detect_cpu_features() noexcept {
 #if defined(FASTWC_HAVE_GLIBC_CPU_FEATURES)
   CpuFeatures f;
-  f.popcnt = CPU_FEATURE_PRESENT(POPCNT);
-  f.bmi1 = CPU_FEATURE_PRESENT(BMI1);
-  f.bmi2 = CPU_FEATURE_PRESENT(BMI2);
-  f.avx2 = CPU_FEATURE_PRESENT(AVX2);
-  f.avx512f = CPU_FEATURE_PRESENT(AVX512F);
-  f.avx512cd = CPU_FEATURE_PRESENT(AVX512CD);
-  f.avx512dq = CPU_FEATURE_PRESENT(AVX512DQ);
-  f.avx512bw = CPU_FEATURE_PRESENT(AVX512BW);
-  f.avx512vl = CPU_FEATURE_PRESENT(AVX512VL);
+  f.bits = feature_if(CPU_FEATURE_PRESENT(POPCNT), cpu_feature::popcnt) |
+           feature_if(CPU_FEATURE_PRESENT(BMI1), cpu_feature::bmi1) |
+           feature_if(CPU_FEATURE_PRESENT(BMI2), cpu_feature::bmi2) |
+           feature_if(CPU_FEATURE_PRESENT(AVX2), cpu_feature::avx2) |
+           feature_if(CPU_FEATURE_PRESENT(AVX512F), cpu_feature::avx512f) |
+           feature_if(CPU_FEATURE_PRESENT(AVX512CD), cpu_feature::avx512cd) |
+           feature_if(CPU_FEATURE_PRESENT(AVX512DQ), cpu_feature::avx512dq) |
+           feature_if(CPU_FEATURE_PRESENT(AVX512BW), cpu_feature::avx512bw) |
+           feature_if(CPU_FEATURE_PRESENT(AVX512VL), cpu_feature::avx512vl) |
+           feature_if(CPU_FEATURE_PRESENT(AVX512_VBMI), cpu_feature::avx512vbmi);
   // PRESENT is the raw CPUID bit: GLIBC_TUNABLES does not touch it, so
   // GNU's own reading of the tunables (hwcap_allowed) applies, as in wc.
   return with_os_support(f, CPU_FEATURE_PRESENT(OSXSAVE), CPU_FEATURE_PRESENT(AVX));
@@ -154,19 +132,20 @@ CpuFeatures detect_cpu_features_with_cpuid() noexcept {
   const unsigned max_leaf = __get_cpuid_max(0, nullptr);
   if (max_leaf < 1) return f;
   __cpuid_count(1, 0, eax, ebx, ecx, edx);
-  f.popcnt = (ecx & bit_POPCNT) != 0;
+  f.bits = feature_if((ecx & bit_POPCNT) != 0, cpu_feature::popcnt);
   const bool osxsave = (ecx & bit_OSXSAVE) != 0;
   const bool avx = (ecx & bit_AVX) != 0;
   if (max_leaf >= 7) {
     __cpuid_count(7, 0, eax, ebx, ecx, edx);
-    f.bmi1 = (ebx & bit_BMI) != 0;
-    f.bmi2 = (ebx & bit_BMI2) != 0;
-    f.avx2 = (ebx & bit_AVX2) != 0;
-    f.avx512f = (ebx & bit_AVX512F) != 0;
-    f.avx512cd = (ebx & bit_AVX512CD) != 0;
-    f.avx512dq = (ebx & bit_AVX512DQ) != 0;
-    f.avx512bw = (ebx & bit_AVX512BW) != 0;
-    f.avx512vl = (ebx & bit_AVX512VL) != 0;
+    f.bits |= feature_if((ebx & bit_BMI) != 0, cpu_feature::bmi1) |
+              feature_if((ebx & bit_BMI2) != 0, cpu_feature::bmi2) |
+              feature_if((ebx & bit_AVX2) != 0, cpu_feature::avx2) |
+              feature_if((ebx & bit_AVX512F) != 0, cpu_feature::avx512f) |
+              feature_if((ebx & bit_AVX512CD) != 0, cpu_feature::avx512cd) |
+              feature_if((ebx & bit_AVX512DQ) != 0, cpu_feature::avx512dq) |
+              feature_if((ebx & bit_AVX512BW) != 0, cpu_feature::avx512bw) |
+              feature_if((ebx & bit_AVX512VL) != 0, cpu_feature::avx512vl) |
+              feature_if((ecx & bit_AVX512VBMI) != 0, cpu_feature::avx512vbmi);
   }
   f = with_os_support(f, osxsave, avx);
 #endif
@@ -196,54 +175,16 @@ bool hwcap_allowed(const char *tunables, std::string_view hwcap) noexcept {
 }
 
 bool kernel_supported(KernelId id) noexcept {
-  if (!compiled_in(id)) return false;
-  const CpuFeatures &f = cpu_features();
-  switch (id) {
-    case KernelId::scalar:
-    case KernelId::sse2:
-      return true;  // SSE2 is part of x86-64
-    case KernelId::avx2:
-      // kernel_avx2.cpp is built with -mavx2 -mbmi -mbmi2 -mpopcnt.
-      return f.avx2 && f.bmi1 && f.bmi2 && f.popcnt;
-    case KernelId::avx512bw:
-      // kernel_avx512bw.cpp adds -mavx512f/cd/dq/bw/vl (xsimd's avx512bw
-      // arch builds on F, CD and DQ).
-      return f.avx2 && f.bmi1 && f.bmi2 && f.popcnt && f.avx512f && f.avx512cd && f.avx512dq &&
-             f.avx512bw && f.avx512vl;
-  }
-  return false;
+  return id == KernelId::scalar || cpu_features().has(kernel_info(id).needs);
 }
 
 BodyFunction kernel_function(KernelId id) noexcept {
-  if (!kernel_supported(id)) return nullptr;
-  switch (id) {
-    case KernelId::scalar:
-      return &kernels::count_body_scalar;
-#if FASTWC_KERNEL_SSE2
-    case KernelId::sse2:
-      return &kernels::count_body<xsimd::sse2>;
-#endif
-#if FASTWC_KERNEL_AVX2
-    case KernelId::avx2:
-      return &kernels::count_body<xsimd::avx2>;
-#endif
-#if FASTWC_KERNEL_AVX512BW
-    case KernelId::avx512bw:
-      return &kernels::count_body<xsimd::avx512bw>;
-#endif
-    default:
-      break;
-  }
-  return nullptr;
+  return kernel_supported(id) ? kernel_info(id).entry : nullptr;
 }
 
-KernelId active_kernel() noexcept { return choice().id; }
-
-const char *kernel_name() noexcept { return kernel_id_name(active_kernel()); }
-
-const char *kernel_error() noexcept {
-  const Choice &c = choice();
-  return c.error.empty() ? nullptr : c.error.c_str();
+KernelId active_kernel() noexcept {
+  static const KernelId decided = decide();
+  return decided;
 }
 
 }  // namespace fastwc::count

@@ -128,9 +128,18 @@ std::uint8_t UnitClasses::wide_uncached(char32_t c) const noexcept {
 }
 
 LeadPlanes UnitClasses::lead_planes() const noexcept {
-  return {same_class_.load(std::memory_order_acquire), constituent_.load(std::memory_order_acquire),
-          same_width_.load(std::memory_order_acquire), width1_.load(std::memory_order_acquire),
-          width2_.load(std::memory_order_acquire),     bmp_table_.load(std::memory_order_acquire)};
+  LeadPlanes planes{};
+  planes.same_class = same_class_.load(std::memory_order_acquire);
+  planes.constituent = constituent_.load(std::memory_order_acquire);
+  planes.same_width = same_width_.load(std::memory_order_acquire);
+  planes.width1 = width1_.load(std::memory_order_acquire);
+  planes.width2 = width2_.load(std::memory_order_acquire);
+  planes.bmp = bmp_table_.load(std::memory_order_acquire);
+  // The plane first: the groups of every lead in it were counted before it.
+  planes.separator_pattern = separator_pattern_.load(std::memory_order_acquire);
+  planes.separators = separator_groups_.data();
+  planes.separator_count = separator_count_.load(std::memory_order_acquire);
+  return planes;
 }
 
 bool UnitClasses::build_bmp_table() const noexcept {
@@ -216,7 +225,40 @@ void UnitClasses::resolve_lead(std::uint8_t lead) const noexcept {
     if (width == 2) width2_.fetch_or(bit, std::memory_order_release);
     same_width_.fetch_or(bit, std::memory_order_release);
   }
+  if (!same_class) publish_separator_groups(lead, first, last);
   lead_resolved_[i].store(true, std::memory_order_relaxed);
+}
+
+void UnitClasses::publish_separator_groups(std::uint8_t lead, char32_t first,
+                                           char32_t last) const noexcept {
+  // Only when every character is a separator or a constituent (never under
+  // GNU 9.1's rule for a lead with non-printable characters, which are
+  // transparent there), and the separators fit in a few groups.
+  constexpr unsigned max_groups_per_lead = 4;
+  SeparatorGroup groups[max_groups_per_lead] = {};
+  unsigned count = 0;
+  for (char32_t c = first; c <= last; ++c) {
+    const std::uint8_t word = wide(c) & unit_props::word_mask;
+    if (word == unit_props::constituent) continue;
+    if (word != unit_props::separator) return;
+    const auto second = static_cast<std::uint8_t>(lead < 0xE0 ? 0 : 0x80 | ((c >> 6) & 0x3F));
+    unsigned g = 0;
+    while (g < count && groups[g].second != second) ++g;
+    if (g == count) {
+      if (count == max_groups_per_lead) return;
+      groups[count++] = {lead, second, 0};
+    }
+    groups[g].last |= std::uint64_t{1} << (c & 0x3F);
+  }
+  const unsigned used = separator_count_.load(std::memory_order_relaxed);
+  if (used + count > max_separator_groups) return;
+  for (unsigned g = 0; g < count; ++g) separator_groups_[used + g] = groups[g];
+  separator_count_.store(used + count, std::memory_order_release);
+  separator_pattern_.fetch_or(std::uint64_t{1} << (lead - 0xC0u), std::memory_order_release);
+}
+
+void UnitClasses::resolve_all_leads() const noexcept {
+  for (unsigned lead = 0xC2; lead < 0xF0; ++lead) resolve_lead(static_cast<std::uint8_t>(lead));
 }
 
 CellInfo UnitClasses::cell(std::uint32_t index, std::uint32_t count) const noexcept {

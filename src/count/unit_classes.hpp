@@ -33,6 +33,15 @@ inline constexpr std::uint8_t line_break = 32;  ///< LF, CR, FF: ends a line for
 inline constexpr std::uint8_t tab = 64;         ///< moves -L to the next tab stop
 }  // namespace unit_props
 
+/// The separators among the characters of one lead byte, by the bytes that
+/// follow it: a two-byte lead's characters by their second byte, a
+/// three-byte lead's by their third byte, one group per second byte.
+struct SeparatorGroup {
+  std::uint8_t lead;
+  std::uint8_t second;  ///< three-byte leads: the second byte; 0 for two-byte leads
+  std::uint64_t last;   ///< bit k: the character whose last byte is 0x80 + k separates
+};
+
 /// What every character with a given UTF-8 lead byte has in common, as bit
 /// planes over the 64 lead bytes C0..FF (bit b is lead 0xC0 + b), so that
 /// kernels can classify most multibyte characters by their lead byte alone.
@@ -42,6 +51,15 @@ struct LeadPlanes {
   std::uint64_t same_width;   ///< all have one -L width
   std::uint64_t width1;       ///< ... and it is 1
   std::uint64_t width2;       ///< ... and it is 2 (neither: 0)
+  /// Every character with this lead is a constituent but the separators
+  /// that `separators` lists (a few, in glibc's locales: white space
+  /// U+1680, U+2000-U+200A, U+2028, U+3000..., and GNU's no-break spaces),
+  /// so that the lead's word classes are a byte-pattern match.
+  std::uint64_t separator_pattern;
+  /// The groups of the leads in separator_pattern (at least theirs; the
+  /// array never changes once published, it only grows).
+  const SeparatorGroup *separators;
+  unsigned separator_count;
   /// The properties of every code point of planes 0 and 1 (U+0000..U+1FFFF:
   /// the BMP, and emoji), one byte each, plus three bytes of padding (so
   /// that a 32-bit load at any code point stays inside), or nullptr until
@@ -124,6 +142,14 @@ class UnitClasses {
   /// (the caller may reload them).
   bool note_slow_lead(std::uint8_t lead, std::uint32_t count) const noexcept;
 
+  /// Examines every two- and three-byte lead now (tests use it to reach the
+  /// lead planes and separator patterns on small inputs).
+  void resolve_all_leads() const noexcept;
+
+  /// At most this many separator groups in all: a lead that would pass it
+  /// keeps its other ways of classification.
+  static constexpr unsigned max_separator_groups = 16;
+
   /// Characters classified one by one (or by cell) before the table of
   /// planes 0 and 1 (LeadPlanes::bmp) is built. Building it asks the C
   /// library about 129,000 code points (2 ms here); by the ski-rental rule
@@ -150,6 +176,9 @@ class UnitClasses {
   std::uint8_t wide_uncached(char32_t c) const noexcept;
   const Block *fill_block(std::size_t index) const noexcept;
   void resolve_lead(std::uint8_t lead) const noexcept;
+  /// For a lead whose characters are not all of one class (resolve_lead,
+  /// which holds the lock): its separators as groups, when they are few.
+  void publish_separator_groups(std::uint8_t lead, char32_t first, char32_t last) const noexcept;
 
   const locale::CharClasses *classes_;
   WordRule rule_;
@@ -168,7 +197,11 @@ class UnitClasses {
   support::ZeroedAtomicArray<std::uint8_t, cell_count> cell_props_;
   support::ZeroedAtomicArray<std::uint64_t, cell_count> cell_exceptions_;
   mutable std::atomic<std::uint64_t> same_class_{0}, constituent_{0}, same_width_{0}, width1_{0},
-      width2_{0};
+      width2_{0}, separator_pattern_{0};
+  /// LeadPlanes::separators: entries below separator_count_ are complete
+  /// (written before the count's release store) and never change.
+  mutable std::array<SeparatorGroup, max_separator_groups> separator_groups_{};
+  mutable std::atomic<unsigned> separator_count_{0};
   /// Characters noted by note_slow_lead (relaxed; losing counts only delays).
   mutable std::atomic<std::uint64_t> slow_chars_{0};
   /// LeadPlanes::bmp: published once, complete (release / acquire).

@@ -8,7 +8,8 @@ namespace fastwc {
 
 CpuSupport cpu_support() noexcept {
   const count::CpuFeatures cpu = count::detect_cpu_features();
-  return CpuSupport{cpu.avx2, cpu.avx512f, cpu.avx512bw};
+  return CpuSupport{cpu.has(count::cpu_feature::avx2), cpu.has(count::cpu_feature::avx512f),
+                    cpu.has(count::cpu_feature::avx512bw)};
 }
 
 bool hwcap_allowed(const char *tunables, std::string_view hwcap) noexcept {

@@ -2,13 +2,14 @@
 // Fuzz target: kernel equivalence. The first byte chooses the locale, the
 // word rule, the no-break-space rule and the selection (fuzz_support.hpp);
 // the rest is the text. Every kernel this build and CPU can run (scalar,
-// SSE2, AVX2, AVX-512BW: ChunkCounter with the kernel forced, as
+// SSE2, AVX2, AVX-512 with and without VBMI: ChunkCounter with the kernel forced, as
 // FASTWC_KERNEL forces it for the whole process), the public Counter and
 // count_buffer (the dispatched kernel) must all give the reference
 // engine's counts, after a normal end and after a read error. Half the
-// option sets count with the BMP table (UnitClasses::build_bmp_table) from
-// the first input on, the other half without it, as before a million
-// characters have been seen.
+// option sets count with every lead byte examined (its lead planes and
+// separator patterns, UnitClasses::resolve_all_leads) and the BMP table
+// (UnitClasses::build_bmp_table) from the first input on, the other half
+// without them, as before enough characters have been seen.
 #include <cstddef>
 #include <cstdint>
 
@@ -23,8 +24,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   const CountOptions options = decode_options(input.byte());
   const auto text = input.rest();
   const auto &classes = use_locale(options);
-  if (options.nbsp_separates_words)
-    count::UnitClasses::get(classes, options.word_rule, true).build_bmp_table();
+  if (options.nbsp_separates_words) {
+    const auto &units = count::UnitClasses::get(classes, options.word_rule, true);
+    units.resolve_all_leads();
+    units.build_bmp_table();
+  }
 
   count::ReferenceCounter reference(options, classes);
   reference.update(text);

@@ -2,10 +2,13 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Checks that no wide instruction can leak into baseline code.
 
-Usage: check_symbols.py NM OBJDUMP LIB...
+Usage: check_symbols.py NM OBJDUMP --kernel=NAME=ARCH[=baseline]... LIB...
 
-Objects named kernel_<isa>.cpp.o are per-ISA kernels, compiled with that
-ISA's flags; every other object in the libraries is baseline code. (A library
+The --kernel arguments are the kernel table of src/count/meson.build: a
+kernel's name and C++ architecture tag, and "baseline" for a kernel built
+with the baseline flags. Objects named kernel_<name>.cpp.o are per-ISA
+kernels, compiled with that ISA's flags; every other object in the
+libraries is baseline code. (A library
 that links the kernels whole contains their objects too; each object is
 checked once.) Two rules:
 
@@ -14,16 +17,15 @@ checked once.) Two rules:
    two objects with different instruction sets lets the linker keep either
    copy (HACKING.md; simdjson's HACKING, xsimd issue 633). And, so that a
    future baseline use cannot create such a pair, fastwc's own weak symbols
-   in the AVX2 and AVX-512 kernels must be instantiated for their xsimd
-   architecture (the SSE2 kernel is built with the baseline flags).
-2. Baseline objects and the SSE2 kernel use no YMM, ZMM or mask register and
-   no VEX/EVEX-encoded instruction.
+   in the kernels built with wider flags must be instantiated for their
+   architecture tag.
+2. Baseline objects and the baseline kernels (SSE2) use no YMM, ZMM or mask
+   register and no VEX/EVEX-encoded instruction.
 """
 import re
 import subprocess
 import sys
 
-KERNEL = re.compile(r"kernel_(sse2|avx2|avx512bw)\.cpp\.o$")
 
 
 def members(tool_output, header):
@@ -71,7 +73,20 @@ def wide_instructions(objdump, lib):
 
 
 def main():
-    nm, objdump, libs = sys.argv[1], sys.argv[2], sys.argv[3:]
+    nm, objdump = sys.argv[1], sys.argv[2]
+    arch, baseline, libs = {}, set(), []
+    for arg in sys.argv[3:]:
+        if arg.startswith("--kernel="):
+            fields = arg[len("--kernel="):].split("=")
+            arch[fields[0]] = fields[1]
+            if fields[2:] == ["baseline"]:
+                baseline.add(fields[0])
+        else:
+            libs.append(arg)
+    if not arch:
+        print("no --kernel argument: the kernel table is empty")
+        return 1
+    kernel = re.compile(r"kernel_(" + "|".join(map(re.escape, arch)) + r")\.cpp\.o$")
     errors = []
     symbols, wide = {}, {}
     for lib in libs:
@@ -79,22 +94,23 @@ def main():
         wide.update(wide_instructions(objdump, lib))
     defined_by = {}
     for member, syms in symbols.items():
-        m = KERNEL.search(member)
+        m = kernel.search(member)
         for sym in set(syms):  # constructors' C1/C2 variants demangle alike
             defined_by.setdefault(sym, []).append(member)
-            if (m and m.group(1) != "sse2" and sym.startswith(("fastwc::", "void fastwc::"))
-                    and f"xsimd::{m.group(1)}>" not in sym and f"xsimd::{m.group(1)}," not in sym):
+            if (m and m.group(1) not in baseline and sym.startswith(("fastwc::", "void fastwc::"))
+                    and f"{arch[m.group(1)]}>" not in sym and f"{arch[m.group(1)]}," not in sym):
                 errors.append(f"{member}: weak symbol not specific to {m.group(1)}: {sym}")
     for sym, where in defined_by.items():
-        if len(where) > 1 and any(KERNEL.search(w) for w in where):
+        if len(where) > 1 and any(kernel.search(w) for w in where):
             errors.append(f"{sym} is defined by {', '.join(where)}")
     for member, bad in wide.items():
-        m = KERNEL.search(member)
-        if bad and (m is None or m.group(1) == "sse2"):
+        m = kernel.search(member)
+        if bad and (m is None or m.group(1) in baseline):
             errors.append(f"{member}: {len(bad)} wide instructions, e.g. {bad[0]}")
-    kernels = sorted(m for m in wide if KERNEL.search(m))
-    if not kernels:
-        errors.append("no kernel object found")
+    kernels = sorted(m for m in wide if kernel.search(m))
+    missing = [name for name in arch if not any(f"kernel_{name}.cpp.o" in m for m in kernels)]
+    if missing:
+        errors.append(f"no object for the kernels {', '.join(missing)}")
     for e in errors:
         print(e)
     print(f"checked {len(wide)} objects ({', '.join(kernels)}), {len(defined_by)} weak symbols")

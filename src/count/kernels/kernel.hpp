@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The counting kernels' interface: one template over the xsimd architecture,
-// defined out of line in kernel_impl.hpp and instantiated once per ISA in
+// defined out of line in kernel_driver.hpp and instantiated once per ISA in
 // kernel_<isa>.cpp (each its own static library built with only that ISA's
 // flags), plus the plain C++ scalar kernel and the exact scalar UTF-8 path
 // that the SIMD kernels hand unusual blocks to. Choosing a kernel for the
@@ -111,17 +111,22 @@ struct CharMasks {
 bool classify_multibyte(const UnitClasses &classes, const std::uint8_t *q, std::uint64_t leads,
                         CharMasks &out) noexcept;
 
-#if FASTWC_KERNEL_SSE2
-extern template BodyResult count_body<xsimd::sse2>(const Request &, const std::uint8_t *,
-                                                   std::size_t) noexcept;
+#if FASTWC_KERNELS_X86
+/// The AVX-512 kernel that also has VBMI's byte permutes over 64-byte
+/// tables (vpermb). xsimd 8.1 has no such architecture: this one is
+/// avx512bw to xsimd (kernel_avx512vbmi.cpp gives it avx512bw's registers),
+/// and a type of its own, so that its code never shares a symbol with the
+/// avx512bw kernel's, which must run on CPUs without VBMI.
+struct avx512vbmi : xsimd::avx512bw {
+  static constexpr char const *name() noexcept { return "avx512vbmi"; }
+};
 #endif
-#if FASTWC_KERNEL_AVX2
-extern template BodyResult count_body<xsimd::avx2>(const Request &, const std::uint8_t *,
-                                                   std::size_t) noexcept;
-#endif
-#if FASTWC_KERNEL_AVX512BW
-extern template BodyResult count_body<xsimd::avx512bw>(const Request &, const std::uint8_t *,
-                                                       std::size_t) noexcept;
-#endif
+
+// One per row of the kernel table (src/count/meson.build).
+#define FASTWC_DECLARE_KERNEL(name, arch, needs, hwcaps)                             \
+  extern template BodyResult count_body<arch>(const Request &, const std::uint8_t *, \
+                                              std::size_t) noexcept;
+FASTWC_KERNEL_ROWS(FASTWC_DECLARE_KERNEL)
+#undef FASTWC_DECLARE_KERNEL
 
 }  // namespace fastwc::count::kernels

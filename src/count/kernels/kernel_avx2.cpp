@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The AVX2 kernel: kernel_impl.hpp instantiated for xsimd::avx2, built with
-// -mavx2 -mbmi -mbmi2 -mpopcnt (dispatch.cpp checks each of them).
+// The AVX2 kernel: kernel_driver.hpp instantiated for xsimd::avx2, built with
+// -mavx2 -mbmi -mbmi2 -mpopcnt (the kernel table in src/count/meson.build lists each).
 #include <immintrin.h>
 
-#include "count/kernels/kernel_impl.hpp"
+#include "count/kernels/kernel_driver.hpp"
 
 namespace fastwc::count::kernels {
 
@@ -13,6 +13,7 @@ struct IsaOps<xsimd::avx2> {
   using batch_bool = batch::batch_bool_type;
   static constexpr bool has_mask_registers = false;
   static constexpr bool has_shuffle = true;
+  static constexpr bool has_permute64 = false;
   static constexpr bool has_gather = true;
   static constexpr bool has_compress = false;
   using wide = xsimd::batch<std::uint32_t, xsimd::avx2>;

@@ -1,84 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The AVX-512 kernel: kernel_impl.hpp instantiated for xsimd::avx512bw,
+// The AVX-512 kernel without VBMI (Skylake-SP, Cascade Lake, Zen 3 and
+// earlier lack it): kernel_driver.hpp instantiated for xsimd::avx512bw,
 // built with -mavx512f -mavx512cd -mavx512dq -mavx512bw -mavx512vl plus
-// AVX2, BMI1/2 and POPCNT (dispatch.cpp checks each of them). A 64-byte
+// AVX2, BMI1/2 and POPCNT (the kernel table in src/count/meson.build lists each). A 64-byte
 // block is one register and each byte class one mask register.
 #include <immintrin.h>
 
-#include "count/kernels/kernel_impl.hpp"
+#include "count/kernels/avx512_primitives.hpp"
+#include "count/kernels/kernel_driver.hpp"
 
 namespace fastwc::count::kernels {
 
 template <>
-struct IsaOps<xsimd::avx512bw> {
-  using batch = xsimd::batch<std::uint8_t, xsimd::avx512bw>;
-  using batch_bool = batch::batch_bool_type;
-  static constexpr bool has_mask_registers = true;
-  static constexpr bool has_shuffle = true;
-  static constexpr bool has_gather = true;
-  using wide = xsimd::batch<std::uint32_t, xsimd::avx512bw>;
-
-  static std::uint64_t bits(batch_bool m) noexcept {
-    return static_cast<std::uint64_t>(static_cast<__mmask64>(m));
-  }
-  static std::uint64_t sign_bits(batch v) noexcept {
-    return static_cast<std::uint64_t>(_mm512_movepi8_mask(v));
-  }
-  static batch to_bytes(batch_bool m) noexcept {
-    return batch(_mm512_movm_epi8(static_cast<__mmask64>(m)));
-  }
-  static std::uint64_t sum_bytes(batch v) noexcept {
-    return static_cast<std::uint64_t>(
-        _mm512_reduce_add_epi64(_mm512_sad_epu8(v, _mm512_setzero_si512())));
-  }
-  static batch_bool le(batch a, batch b) noexcept { return a <= b; }
-  /// Unsigned saturating a - b per byte (xsimd's ssub does not compile at
-  /// -O0 for AVX-512, where gcc's intrinsics are macros with C casts).
-  static batch subs(batch a, batch b) noexcept { return batch(_mm512_subs_epu8(a, b)); }
-  /// Each byte shifted right by K bits.
-  template <int K>
-  static batch shift_right(batch v) noexcept {
-    return batch(
-        _mm512_and_si512(_mm512_srli_epi16(v, K), _mm512_set1_epi8(static_cast<char>(0xFF >> K))));
-  }
-  static batch lookup(batch table, batch index) noexcept {
-    return batch(_mm512_shuffle_epi8(table, index));
-  }
-  template <int K>
-  static batch shift_in(batch cur, batch prev) noexcept {
-    // [prev's lane 3, cur's lanes 0-2], then per-lane byte alignment. (The
-    // zero-masked form of valignq: gcc 12's plain one reads an undefined
-    // register and trips -Wmaybe-uninitialized.)
-    const __m512i lanes_up = _mm512_maskz_alignr_epi64(0xFF, cur, prev, 6);
-    return batch(_mm512_alignr_epi8(cur, lanes_up, 16 - K));
-  }
-  // The zero-masked forms again: gcc 12's plain ones read an undefined
-  // register and trip -Wmaybe-uninitialized.
-  template <int K>
-  static wide widen(batch v) noexcept {
-    return wide(_mm512_maskz_cvtepu8_epi32(0xFFFF, _mm512_maskz_extracti32x4_epi32(0xFF, v, K)));
-  }
-  template <int N>
-  static wide shift_left(wide v) noexcept {
-    return wide(_mm512_maskz_slli_epi32(0xFFFF, v, N));
-  }
-  static wide gather(const std::uint8_t *base, wide offset, std::uint32_t active) noexcept {
-    return wide(_mm512_mask_i32gather_epi32(_mm512_setzero_si512(), static_cast<__mmask16>(active),
-                                            offset, base, 1));
-  }
-  static std::uint32_t wide_bits(wide::batch_bool_type m) noexcept {
-    return static_cast<std::uint32_t>(static_cast<__mmask16>(m));
-  }
-  static constexpr bool has_compress = true;
-  static wide compress(wide v, std::uint32_t mask) noexcept {
-    return wide(_mm512_maskz_compress_epi32(static_cast<__mmask16>(mask), v));
-  }
-  static wide expand(wide v, std::uint32_t mask) noexcept {
-    return wide(_mm512_maskz_expand_epi32(static_cast<__mmask16>(mask), v));
-  }
-  static std::uint64_t deposit(std::uint64_t bits, std::uint64_t mask) noexcept {
-    return _pdep_u64(bits, mask);
-  }
+struct IsaOps<xsimd::avx512bw> : Avx512Primitives<xsimd::avx512bw> {
+  static constexpr bool has_permute64 = false;
 };
 
 template BodyResult count_body<xsimd::avx512bw>(const Request &, const std::uint8_t *,

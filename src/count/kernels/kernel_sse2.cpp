@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The SSE2 kernel: kernel_impl.hpp instantiated for xsimd::sse2, built with
+// The SSE2 kernel: kernel_driver.hpp instantiated for xsimd::sse2, built with
 // -msse2 only (the x86-64 baseline). Without SSSE3's byte shuffle there is
 // no vector UTF-8 validation: blocks with non-ASCII bytes take the exact
 // scalar path.
 #include <emmintrin.h>
 
-#include "count/kernels/kernel_impl.hpp"
+#include "count/kernels/kernel_driver.hpp"
 
 namespace fastwc::count::kernels {
 
@@ -15,6 +15,7 @@ struct IsaOps<xsimd::sse2> {
   using batch_bool = batch::batch_bool_type;
   static constexpr bool has_mask_registers = false;
   static constexpr bool has_shuffle = false;
+  static constexpr bool has_permute64 = false;
   static constexpr bool has_gather = false;  // no 32-bit gathers before AVX2
   static constexpr bool has_compress = false;
 

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The classifier of characters whose lead byte does not settle them: by
+// their 64-code-point cell (UnitClasses::cell: the properties its code
+// points share, plus an exception bit map), all of a cell's characters in
+// a block at once, with a small cache of the cells in use.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "count/kernels/blocks.hpp"
+#include "count/kernels/classify_by_lead.hpp"
+#include "count/kernels/kernel.hpp"
+// Only UnitClasses' out-of-line members are called here.
+#include "count/unit_classes.hpp"
+
+namespace fastwc::count::kernels {
+
+template <class A>
+struct CellClassifier : Blocks<A> {
+  using Base = Blocks<A>;
+  using Base::bits;
+  using Base::lanes;
+  using Base::live_mask;
+  using Base::load;
+  using Base::load_partial;
+  using Base::popcount;
+  using Base::sign_bits;
+  using Base::width;
+  using typename Base::B;
+  using typename Base::Block;
+  using typename Base::Isa;
+  using typename Base::M;
+  using LeadTables = typename LeadClassifier<A>::LeadTables;
+
+  /// Bit i: bit (last[i] & 63) of `exceptions` is set, for the bytes
+  /// `last` that end the characters of one cell.
+  static std::uint64_t exception_bits(const Block &last, std::uint64_t exceptions) noexcept {
+    // Each 16-byte lane holds the 8 bytes of `exceptions` twice; indices
+    // are below 8.
+    using Q = xsimd::batch<std::uint64_t, A>;
+    const B bytes = xsimd::bitwise_cast<B>(Q(exceptions));
+    const B bit = xsimd::bitwise_cast<B>(Q(0x8040201008040201u));
+    return bits(last, [&](B v) {
+      const B x = v & B(0x3F);
+      return (Isa::lookup(bytes, Isa::template shift_right<3>(x)) & Isa::lookup(bit, x & B(7))) !=
+             B(0);
+    });
+  }
+
+  /// The cells (UnitClasses::cell) a kernel call has used lately,
+  /// direct-mapped, so that a hot cell costs no call. Only a miss counts its
+  /// characters toward the lead's examination, which only delays that.
+  struct CellCache {
+    static constexpr unsigned size = 16;
+    std::uint32_t index[size];
+    std::uint64_t exceptions[size];
+    std::uint8_t props[size];
+    /// Characters of three-byte leads E0..EF classified through cache hits,
+    /// not yet counted toward their lead's examination.
+    std::uint32_t pending[16];
+    /// Once the table exists: blocks go to it first while at least half of
+    /// the last 8 probed blocks mixed more cells than table_after_cells;
+    /// then every 64th block probes the cells again.
+    bool table_first;
+    std::uint8_t probes;  ///< bit i: the i-th last probe was over budget
+    std::uint32_t since_probe;
+  };
+
+  static void clear(CellCache &cache) noexcept {
+    for (unsigned k = 0; k < CellCache::size; ++k) cache.index[k] = ~std::uint32_t{0};
+    for (unsigned k = 0; k < 16; ++k) cache.pending[k] = 0;
+    cache.table_first = false;
+    cache.probes = 0;
+    cache.since_probe = 0;
+  }
+
+  /// Reports the pending counts (UnitClasses::note_slow_lead); true when
+  /// the lead planes changed.
+  static bool flush(const Request &r, CellCache &cache) noexcept {
+    bool changed = false;
+    for (unsigned k = 0; k < 16; ++k) {
+      if (cache.pending[k] == 0) continue;
+      changed = r.classes->note_slow_lead(static_cast<std::uint8_t>(0xE0 + k), cache.pending[k]) ||
+                changed;
+      cache.pending[k] = 0;
+    }
+    return changed;
+  }
+
+  /// Classifies the multibyte characters `slow` (valid, not classified by
+  /// lead) by their cell (UnitClasses::cell): one cell at a time, all of its
+  /// characters in the block at once, but for the cell's exceptions.
+  /// Returns the characters left: exceptions and characters above plane 1,
+  /// and every character of the cells beyond the first `cells` (then
+  /// `over_budget` is set).
+  static std::uint64_t classify(const Request &r, const Block &b, const std::uint8_t *q,
+                                std::uint64_t slow, CharMasks &m, LeadTables &tables,
+                                CellCache &cache, unsigned cells, bool &over_budget) noexcept {
+    // q[64..68] are readable (utf8_plan's loop condition), so are these.
+    const Block next1 = load(q + 1);
+    const Block next2 = load(q + 2);
+    const Block next3 = load(q + 3);
+    std::uint64_t rest = 0;
+    for (; slow != 0; --cells) {
+      if (cells == 0) {
+        over_budget = true;  // the rest is the table's
+        return rest | slow;
+      }
+      const unsigned i = static_cast<unsigned>(__builtin_ctzll(slow));
+      const std::uint8_t lead = q[i];
+      const std::uint8_t second = q[i + 1];
+      if (lead > 0xF0 || (lead == 0xF0 && (second & 0xF0) != 0x90)) {
+        // Beyond plane 1 (no cells): one by one.
+        const std::uint64_t big = slow & bits(b, [lead](B v) { return v == B(lead); });
+        rest |= big;
+        slow &= ~big;
+        continue;
+      }
+      std::uint64_t same = slow & bits(b, [lead](B v) { return v == B(lead); });
+      std::uint32_t cell = lead & 0x1Fu;
+      const Block *last = &next1;
+      if (lead >= 0xE0) {
+        same &= bits(next1, [second](B v) { return v == B(second); });
+        if (lead == 0xF0) {
+          // U+10000..U+1FFFF: F0 9x yy zz, cells 1024..2047.
+          const std::uint8_t third = q[i + 2];
+          same &= bits(next2, [third](B v) { return v == B(third); });
+          cell = ((second & 0x3Fu) << 6) | (third & 0x3Fu);
+          last = &next3;
+        } else {
+          cell = ((lead & 0x0Fu) << 6) | (second & 0x3Fu);
+          last = &next2;
+        }
+      }
+      const unsigned slot = cell % CellCache::size;
+      if (cache.index[slot] == cell && lead >= 0xE0) {
+        // A hit still counts toward a three-byte lead's examination, or
+        // text that keeps to a few cells would never get its lead's planes.
+        std::uint32_t &pending = cache.pending[lead & 0x0Fu];
+        pending += static_cast<std::uint32_t>(popcount(same));
+        if (pending >= 4096 && flush(r, cache))
+          tables = LeadClassifier<A>::lead_tables(r.classes->lead_planes());
+      }
+      if (cache.index[slot] != cell) {
+        if ((same & (same - 1)) == 0) {
+          // Alone in its cell and not cached: one by one is cheaper than
+          // fetching the cell (random bytes, or CJK before its lead's
+          // planes are known, where nearly every character has its own).
+          rest |= same;
+          slow &= ~same;
+          continue;
+        }
+        const CellInfo info = r.classes->cell(cell, static_cast<std::uint32_t>(popcount(same)));
+        if (info.planes_changed) tables = LeadClassifier<A>::lead_tables(r.classes->lead_planes());
+        cache.index[slot] = cell;
+        cache.exceptions[slot] = info.exceptions;
+        cache.props[slot] = info.props;
+      }
+      const std::uint64_t exceptions = cache.exceptions[slot];
+      const std::uint8_t props = cache.props[slot];
+      const std::uint64_t odd = exceptions != 0 ? same & exception_bits(*last, exceptions) : 0;
+      const std::uint64_t normal = same & ~odd;
+      if ((props & unit_props::separator) != 0) m.sep |= normal;
+      if ((props & unit_props::constituent) != 0) m.con |= normal;
+      const unsigned w = (props & unit_props::width_mask) >> unit_props::width_shift;
+      if (w == 1) m.w1 |= normal;
+      if (w == 2) m.w2 |= normal;
+      rest |= odd;
+      slow &= ~same;
+    }
+    return rest;
+  }
+
+  /// Cells a block's characters are looked up by (UnitClasses::cell)
+  /// before the rest go to the table. Measured: one-script lines
+  /// (bench_kernels' multilingual corpus) ran at 2.8 GB/s table-first and
+  /// 4.2 GB/s with 4 cells first; scripts mixed within lines (bench/run's)
+  /// ran 1.3-2x slower with any cells first, hence the probing.
+  static constexpr unsigned table_after_cells = 4;
+};
+
+}  // namespace fastwc::count::kernels

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The AVX-512 kernel with VBMI (Ice Lake and later, Zen 4): the avx512bw
+// kernel's primitives plus vpermb, one byte lookup in a 64-byte table, which
+// classifies a multibyte character by its lead byte in one instruction
+// (classify_by_lead.hpp). Built with the avx512bw kernel's flags and
+// -mavx512vbmi.
+#include <immintrin.h>
+
+#include "count/kernels/avx512_primitives.hpp"
+#include "count/kernels/kernel.hpp"
+
+// xsimd sees the VBMI tag as avx512bw: the same registers and operations.
+namespace xsimd::types {
+template <class T>
+struct get_bool_simd_register<T, fastwc::count::kernels::avx512vbmi> {
+  using type = simd_avx512_bool_register<T>;
+};
+XSIMD_DECLARE_SIMD_REGISTER_ALIAS(fastwc::count::kernels::avx512vbmi, avx512bw);
+}  // namespace xsimd::types
+
+#include "count/kernels/kernel_driver.hpp"
+
+namespace fastwc::count::kernels {
+
+template <>
+struct IsaOps<avx512vbmi> : Avx512Primitives<avx512vbmi> {
+  static constexpr bool has_permute64 = true;
+  static batch permute64(batch table, batch index) noexcept {
+    // The zero-masked form: gcc 12's plain one reads an undefined register
+    // and trips -Wmaybe-uninitialized.
+    return batch(_mm512_maskz_permutexvar_epi8(~__mmask64{0}, index, table));
+  }
+};
+
+template BodyResult count_body<avx512vbmi>(const Request &, const std::uint8_t *,
+                                           std::size_t) noexcept;
+
+}  // namespace fastwc::count::kernels

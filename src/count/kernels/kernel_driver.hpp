@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The SIMD kernels' driver, written once over the xsimd architecture A and
+// included only by kernel_<isa>.cpp, each compiled with that ISA's flags
+// after specializing IsaOps<A> (isa_primitives.hpp). It composes the stages
+// of the other headers of this folder into the plans of kernel.hpp.
+//
+// UTF-8 plans keep one invariant: `pos` is a unit boundary (a decoder
+// starting fresh there sees what a decoder reading from the chunk start
+// sees). A block of 64 bytes at pos is
+//  - plain ASCII: 64 one-byte units, classified with masks (ascii_run);
+//  - valid UTF-8 by the standard (RFC 3629) rules (utf8_validation.hpp):
+//    its units are exactly glibc's, since glibc accepts every standard
+//    sequence;
+//  - anything else (errors, glibc's 5- and 6-byte forms, values above
+//    U+10FFFF): Utf8Units::exact_units finds the decoder's units (glibc's,
+//    or RFC 3629's for GNU 9.11+) with masks, because they are local.
+// A character cut by the block's end is left for the next block, which
+// starts at its lead byte. Multibyte characters get their word class and
+// width from their lead byte when all characters with that lead agree
+// (classify_by_lead.hpp), else, for words alone, from their lead's
+// separator pattern (classify_by_separators.hpp), else from their
+// 64-code-point cell
+// (classify_by_cell.hpp), else, once enough characters have gone those
+// slower ways and the table of planes 0 and 1 exists, from that table with
+// gathers (classify_by_table.hpp), else one by one (classify_multibyte).
+// The last bytes of a chunk and a trailing incomplete sequence go through
+// utf8_span, the scalar path. count_body is [[gnu::flatten]] so that no
+// xsimd helper is left out of line (tests/kernels/check_symbols.py checks
+// the objects).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <xsimd/xsimd.hpp>
+
+#include "count/kernels/blocks.hpp"
+#include "count/kernels/c_byte_classes.hpp"
+#include "count/kernels/classify_by_cell.hpp"
+#include "count/kernels/classify_by_lead.hpp"
+#include "count/kernels/classify_by_separators.hpp"
+#include "count/kernels/classify_by_table.hpp"
+#include "count/kernels/isa_primitives.hpp"
+#include "count/kernels/kernel.hpp"
+#include "count/kernels/newlines.hpp"
+#include "count/kernels/utf8_units.hpp"
+#include "count/kernels/utf8_validation.hpp"
+// Only UnitClasses' out-of-line members are called here.
+#include "count/unit_classes.hpp"
+
+namespace fastwc::count::kernels {
+
+template <class A>
+struct SimdKernel : Blocks<A> {
+  static_assert(IsaPrimitives<IsaOps<A>>, "IsaOps<A> lacks a primitive it claims");
+  using Base = Blocks<A>;
+  using Base::live_mask;
+  using Base::load;
+  using Base::load_partial;
+  using Base::popcount;
+  using Base::sign_bits;
+  using typename Base::B;
+  using typename Base::Block;
+  using typename Base::Isa;
+  using Acc = Accumulate<A>;
+  using Classes = CByteClasses<A>;
+  using Validation = Utf8Validation<A>;
+  using UnitFinder = Utf8Units<A>;
+  using Units = typename UnitFinder::Units;
+  using Lead = LeadClassifier<A>;
+  using LeadTables = typename Lead::LeadTables;
+  using Cells = CellClassifier<A>;
+  using CellCache = typename Cells::CellCache;
+  using Table = TableClassifier<A>;
+  using Separators = SeparatorClassifier<A>;
+
+  template <bool Rule95, bool Words, bool Width>
+  static BodyResult bytes_plan(const Request &r, const std::uint8_t *p, std::size_t n) noexcept {
+    UnitAccumulator acc{};  // a local: out.acc would live in memory
+    const bool a0_sep = r.a0_separates;
+    std::size_t i = 0;
+    for (; i + 64 <= n; i += 64)
+      Classes::template c_block<Rule95, Words, Width>(acc, load(p + i), 64, a0_sep);
+    if (i < n)
+      Classes::template c_block<Rule95, Words, Width>(acc, load_partial(p + i, n - i), n - i,
+                                                      a0_sep);
+    return {acc, 0};
+  }
+
+  /// Counts one block's units (bits below u.end).
+  template <bool Rule95, bool Words, bool Width>
+  static void utf8_block(const Request &r, UnitAccumulator &acc, const Block &b, const Units &u,
+                         const std::uint8_t *q, LeadTables &tables, CellCache &cache) noexcept {
+    const std::uint64_t live = live_mask(u.end);
+    acc.summary.lines += popcount(Classes::newline_bits(b) & live);
+    acc.summary.chars += popcount((u.ascii | u.lead) & live);
+    if constexpr (Words || Width) {
+      CharMasks m{0, 0, 0, 0};
+      if constexpr (Words) {
+        m.sep = Classes::space_bits(b) & u.ascii;
+        // 9.5: encoding errors and every non-space character are part of a
+        // word; 9.1: only printable ones, errors are transparent.
+        m.con = Rule95 ? (~m.sep & u.ascii) | u.invalid : Classes::graph_bits(b) & u.ascii;
+      }
+      if constexpr (Width) m.w1 = Classes::print_bits(b) & u.ascii;
+      const std::uint64_t leads = u.lead & live;
+      if (leads != 0) {
+        std::uint64_t slow = leads;
+        if constexpr (Isa::has_shuffle) {
+          slow &= ~Lead::template classify<Words, Width>(tables, b, leads, m);
+          // Words alone: a lead with a separator pattern needs no lookup.
+          // But when the table's gathers must run for the block's other
+          // characters anyway, they take these too at no extra cost
+          // (measured: emoji-dense text 1.44 GB/s with the gathers alone,
+          // 1.19 with the patterns first).
+          if constexpr (Words && !Width) {
+            if (slow != 0 && tables.separator_count != 0)
+              slow = Separators::classify(tables, b, q, slow, m,
+                                          Isa::has_gather && tables.bmp != nullptr);
+          }
+          // Text in one script keeps to a few cells a block, which the cell
+          // cache answers at once; text that mixes more cells than that
+          // goes to the table, whose gathers cost the same for any mix.
+          unsigned cells = 64;  // no budget: a block has at most 64 characters
+          if (Isa::has_gather && tables.bmp != nullptr) {
+            const bool probe = !cache.table_first || (++cache.since_probe & 63) == 0;
+            cells = probe ? Cells::table_after_cells : 0;
+          }
+          if (slow != 0 && cells != 0) {
+            bool over_budget = false;
+            slow = Cells::classify(r, b, q, slow, m, tables, cache, cells, over_budget);
+            if (cells == Cells::table_after_cells) {
+              cache.probes = static_cast<std::uint8_t>((cache.probes << 1) | (over_budget ? 1 : 0));
+              cache.table_first = popcount(cache.probes) >= 4;
+            }
+          }
+        }
+        if constexpr (Isa::has_gather) {
+          if (slow != 0 && tables.bmp != nullptr)
+            slow = Table::template classify<Words, Width>(tables.bmp, b, q, slow, m);
+        }
+        if (slow != 0 && classify_multibyte(*r.classes, q, slow, m)) {
+          if constexpr (Isa::has_shuffle) tables = Lead::lead_tables(r.classes->lead_planes());
+        }
+      }
+      if constexpr (Words) Acc::words(acc, m.sep & live, m.con & live);
+      if constexpr (Width)
+        Acc::widths(acc, m.w1, m.w2, Classes::tab_bits(b), Classes::break_bits(b),
+                    static_cast<unsigned>(u.end));
+    }
+  }
+
+  /// Counts the ASCII blocks from pos (which is one) until a block that is
+  /// not ASCII or that would pass `limit`; returns where it stopped. Out of
+  /// line so that its state stays in registers, away from the rest of the
+  /// UTF-8 loop's calls.
+  template <bool Rule95, bool Words, bool Width>
+  [[gnu::noinline]] static std::size_t ascii_run(const std::uint8_t *p, std::size_t pos,
+                                                 std::size_t limit,
+                                                 UnitAccumulator &result) noexcept {
+    UnitAccumulator acc = result;
+    std::uint64_t chars = 0;
+    do {
+      // One-byte units with the C locale's classes.
+      Classes::template c_block<Rule95, Words, Width>(acc, load(p + pos), 64, false);
+      chars += 64;
+      pos += 64;
+    } while (pos + 64 <= limit && sign_bits(load(p + pos)) == 0);
+    acc.summary.chars += chars;
+    result = acc;
+    return pos;
+  }
+
+  template <bool Rule95, bool Words, bool Width>
+  static BodyResult utf8_plan(const Request &request, const std::uint8_t *p,
+                              std::size_t n) noexcept {
+    // A local accumulator, not out.acc, which the compiler would keep in
+    // memory (a store and a reload per update) across the calls below.
+    UnitAccumulator acc{};
+    typename Validation::Validator check{};
+    if constexpr (Isa::has_shuffle) check = Validation::validator();
+    LeadTables tables{};
+    CellCache cache;
+    if constexpr (Isa::has_shuffle && (Words || Width)) {
+      tables = Lead::lead_tables(request.classes->lead_planes());
+      Cells::clear(cache);
+    }
+    const bool rfc3629 = request.utf8_decoding == Utf8Decoding::rfc3629;
+    std::size_t pos = 0;
+    // Every block needs five bytes of lookahead for exact_units.
+    while (pos + 64 + 5 <= n) {
+      const std::uint8_t *q = p + pos;
+      const Block b = load(q);
+      if (sign_bits(b) == 0) {
+        pos = ascii_run<Rule95, Words, Width>(p, pos, n - 5, acc);
+        continue;
+      }
+      // The next block's address depends on this block's bytes (a cut
+      // character moves it back), which hides the addresses from the
+      // hardware prefetcher's view of the loop: fetch ahead explicitly.
+      __builtin_prefetch(q + 1024);
+      Units u{};
+      if constexpr (Isa::has_shuffle)
+        u = Validation::valid_utf8(check, b)
+                ? UnitFinder::valid_units(b, q)
+                : UnitFinder::template exact_units<(Words || Width)>(b, q, rfc3629);
+      else
+        u = UnitFinder::template exact_units<(Words || Width)>(b, q, rfc3629);
+      utf8_block<Rule95, Words, Width>(request, acc, b, u, q, tables, cache);
+      pos += u.end;
+    }
+    if constexpr (Isa::has_shuffle && (Words || Width)) Cells::flush(request, cache);
+    // The last bytes, and a trailing incomplete sequence: the scalar path.
+    // (A copy: taking acc's address would keep it in memory all along.)
+    UnitAccumulator last = acc;
+    const SpanEnd e = utf8_span(request, p, pos, n, n, last);
+    return {last, n - e.pos};
+  }
+
+  static BodyResult run(const Request &r, const std::uint8_t *p, std::size_t n) noexcept {
+    switch (r.plan) {
+      case Plan::newlines: {
+        BodyResult out{};
+        out.acc.summary.lines = Newlines<A>::count(p, n);
+        return out;
+      }
+      case Plan::bytes_words:
+        return r.rule95 ? bytes_plan<true, true, false>(r, p, n)
+                        : bytes_plan<false, true, false>(r, p, n);
+      case Plan::bytes_width:
+        return bytes_plan<false, false, true>(r, p, n);
+      case Plan::bytes_words_width:
+        return r.rule95 ? bytes_plan<true, true, true>(r, p, n)
+                        : bytes_plan<false, true, true>(r, p, n);
+      case Plan::utf8_chars:
+        return utf8_plan<false, false, false>(r, p, n);
+      case Plan::utf8_words:
+        return r.rule95 ? utf8_plan<true, true, false>(r, p, n)
+                        : utf8_plan<false, true, false>(r, p, n);
+      case Plan::utf8_width:
+        return utf8_plan<false, false, true>(r, p, n);
+      case Plan::utf8_words_width:
+        return r.rule95 ? utf8_plan<true, true, true>(r, p, n)
+                        : utf8_plan<false, true, true>(r, p, n);
+    }
+    return BodyResult{};
+  }
+};
+
+template <class Arch>
+[[gnu::flatten]] BodyResult count_body(const Request &request, const std::uint8_t *data,
+                                       std::size_t size) noexcept {
+  return SimdKernel<Arch>::run(request, data, size);
+}
+
+}  // namespace fastwc::count::kernels

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Where a block's UTF-8 units are, as masks: one-byte characters, lead
+// bytes of valid multibyte characters and bytes that do not decode, for a
+// block the validator passed (cheap) and for any block with the exact
+// verdicts of glibc's decoder or of RFC 3629's (exact_units).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "count/kernels/blocks.hpp"
+
+namespace fastwc::count::kernels {
+
+template <class A>
+struct Utf8Units : Blocks<A> {
+  using Base = Blocks<A>;
+  using Base::bits;
+  using Base::lanes;
+  using Base::live_mask;
+  using Base::load;
+  using Base::load_partial;
+  using Base::popcount;
+  using Base::sign_bits;
+  using Base::width;
+  using typename Base::B;
+  using typename Base::Block;
+  using typename Base::Isa;
+  using typename Base::M;
+
+  /// The length of the longest prefix of a valid block that ends at a unit
+  /// boundary: 64 unless one of the last three bytes starts a sequence that
+  /// the block's end cuts.
+  static std::size_t complete_length(const std::uint8_t *q) noexcept {
+    if (q[63] >= 0xC0) return 63;
+    if (q[62] >= 0xE0) return 62;
+    if (q[61] >= 0xF0) return 61;
+    return 64;
+  }
+
+  /// The units of a block that starts at a unit boundary, as masks. Bytes
+  /// at and after `end` belong to a character that the block's end cuts;
+  /// the next block starts there.
+  struct Units {
+    std::uint64_t ascii;    ///< one-byte characters
+    std::uint64_t lead;     ///< lead bytes of valid multibyte characters
+    std::uint64_t invalid;  ///< bytes that do not decode (wc skips one byte each)
+    std::size_t end;
+  };
+
+  static std::uint64_t cont_bits(const Block &b) noexcept {
+    return bits(b, [](B v) { return (v & B(0xC0)) == B(0x80); });
+  }
+
+  /// A block that the validator passed: every non-ASCII byte that is not a
+  /// continuation byte leads a valid character.
+  static Units valid_units(const Block &b, const std::uint8_t *q) noexcept {
+    const std::uint64_t high = sign_bits(b);
+    return {~high, high & ~cont_bits(b), 0, complete_length(q)};
+  }
+
+  /// Any block, with the exact verdicts of glibc's decoder, or of RFC 3629's
+  /// when `rfc3629`; q[64..68] must be readable.
+  ///
+  /// Both decoders skip one byte per error (wc's p++) and every valid
+  /// sequence is a lead byte followed by continuation bytes only, so no
+  /// valid sequence can start inside another: the decoder reaches every
+  /// position where a valid sequence starts, and accepts it. Units are
+  /// therefore local: a valid lead (its length's continuation bytes follow,
+  /// not overlong, not a surrogate, and for RFC 3629 at most F4 8F), the
+  /// continuation bytes it covers, and every other byte an error. Five
+  /// bytes of lookahead decide the leads near the block's end.
+  template <bool Invalid>
+  static Units exact_units(const Block &b, const std::uint8_t *q, bool rfc3629) noexcept {
+    // RFC 3629 refuses the leads F5..FD and F4 90..BF; glibc only FE, FF.
+    // (A test that fails a byte that is no lead changes nothing: only
+    // need1 bytes can be leads. So 00 stands for "no F4 rule".)
+    const B first_bad_lead(rfc3629 ? 0xF5 : 0xFE);
+    const B capped_lead(rfc3629 ? 0xF4 : 0x00);
+    const Block next[5] = {load(q + 1), load(q + 2), load(q + 3), load(q + 4), load(q + 5)};
+    std::uint64_t lead = 0;
+    std::uint64_t longer[4] = {0, 0, 0, 0};  // leads of 3, 4, 5 and 6 bytes
+    for (std::size_t l = 0; l < lanes; ++l) {
+      const B v = b.v[l];
+      const auto cont = [](B x) { return (x & B(0xC0)) == B(0x80); };
+      // Leads needing at least 1..5 continuation bytes (glibc: C2-DF two
+      // bytes, E0-EF three, F0-F7 four, F8-FB five, FC-FD six).
+      const M need1 = Isa::le(B(0xC0), v);
+      const M need2 = Isa::le(B(0xE0), v);
+      const M need3 = Isa::le(B(0xF0), v);
+      const M need4 = Isa::le(B(0xF8), v);
+      const M need5 = Isa::le(B(0xFC), v);
+      const B n1 = next[0].v[l];
+      M fail = (need1 & !cont(n1)) | (need2 & !cont(next[1].v[l])) | (need3 & !cont(next[2].v[l])) |
+               (need4 & !cont(next[3].v[l])) | (need5 & !cont(next[4].v[l]));
+      // Leads that never start a character: C0, C1 (always overlong), FE,
+      // FF; overlong forms and surrogates, decided by the second byte.
+      fail = fail | ((v & B(0xFE)) == B(0xC0)) | Isa::le(first_bad_lead, v) |
+             ((v == capped_lead) & Isa::le(B(0x90), n1)) | ((v == B(0xE0)) & Isa::le(n1, B(0x9F))) |
+             ((v == B(0xED)) & Isa::le(B(0xA0), n1)) | ((v == B(0xF0)) & Isa::le(n1, B(0x8F))) |
+             ((v == B(0xF8)) & Isa::le(n1, B(0x87))) | ((v == B(0xFC)) & Isa::le(n1, B(0x83)));
+      const M ok = need1 & !fail;
+      const unsigned shift = static_cast<unsigned>(l * width);
+      lead |= Isa::bits(ok) << shift;
+      if constexpr (Invalid) {
+        longer[0] |= Isa::bits(ok & need2) << shift;
+        longer[1] |= Isa::bits(ok & need3) << shift;
+        longer[2] |= Isa::bits(ok & need4) << shift;
+        longer[3] |= Isa::bits(ok & need5) << shift;
+      }
+    }
+    const std::uint64_t high = sign_bits(b);
+    // Characters that the block's end cuts: a lead in the last six bytes
+    // whose last byte lies beyond.
+    std::size_t end = 64;
+    for (std::uint64_t tail = lead >> 58; tail != 0; tail &= tail - 1) {
+      const unsigned i = 58 + static_cast<unsigned>(__builtin_ctzll(tail));
+      const unsigned length = q[i] < 0xE0   ? 2
+                              : q[i] < 0xF0 ? 3
+                              : q[i] < 0xF8 ? 4
+                              : q[i] < 0xFC ? 5
+                                            : 6;
+      if (i + length > 64) {
+        end = i;
+        break;
+      }
+    }
+    std::uint64_t invalid = 0;
+    if constexpr (Invalid) {
+      const std::uint64_t covered =
+          (lead << 1) | (longer[0] << 2) | (longer[1] << 3) | (longer[2] << 4) | (longer[3] << 5);
+      invalid = high & ~lead & ~covered;
+    }
+    return {~high, lead, invalid, end};
+  }
+};
+
+}  // namespace fastwc::count::kernels

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Standard (RFC 3629) UTF-8 validation of a block, with Keiser and Lemire's
+// nibble-lookup algorithm ("Validating UTF-8 In Less Than One Instruction
+// Per Byte", 2021, as in simdutf): needs byte shuffles (has_shuffle). A
+// block that passes is glibc's units too, since glibc accepts every
+// standard sequence.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "count/kernels/blocks.hpp"
+
+namespace fastwc::count::kernels {
+
+template <class A>
+struct Utf8Validation : Blocks<A> {
+  using Base = Blocks<A>;
+  using Base::bits;
+  using Base::lanes;
+  using Base::live_mask;
+  using Base::load;
+  using Base::load_partial;
+  using Base::popcount;
+  using Base::sign_bits;
+  using Base::table;
+  using Base::width;
+  using typename Base::B;
+  using typename Base::Block;
+  using typename Base::Isa;
+  using typename Base::M;
+
+  // Validator tables: each bit is an error that needs a condition on the
+  // previous byte's high nibble, its low nibble and this byte's high
+  // nibble; an error is present when all three lookups have its bit.
+  static constexpr std::uint8_t too_short = 1 << 0;  // lead not followed by a continuation
+  static constexpr std::uint8_t too_long = 1 << 1;   // continuation after ASCII
+  static constexpr std::uint8_t overlong3 = 1 << 2;  // E0 80..9F
+  static constexpr std::uint8_t too_large = 1 << 3;  // F4 90..BF, F5..FF + continuation
+  static constexpr std::uint8_t surrogate = 1 << 4;  // ED A0..BF
+  static constexpr std::uint8_t overlong2 = 1 << 5;  // C0, C1 + continuation
+  static constexpr std::uint8_t large1000 = 1 << 6;  // F5..FF 80..8F; shared with ...
+  static constexpr std::uint8_t overlong4 = 1 << 6;  // ... F0 80..8F (told apart by the low nibble)
+  static constexpr std::uint8_t two_conts = 1 << 7;  // continuation after continuation
+  static constexpr std::uint8_t any_low = too_short | too_long | two_conts;
+
+  struct Validator {
+    B prev_high;  // by the previous byte's high nibble
+    B prev_low;   // by its low nibble
+    B cur_high;   // by this byte's high nibble
+  };
+
+  static Validator validator() noexcept {
+    constexpr std::uint8_t ascii = too_long;
+    constexpr std::uint8_t cont = two_conts;
+    const B prev_high = table(ascii, ascii, ascii, ascii, ascii, ascii, ascii, ascii,  //
+                              cont, cont, cont, cont,                                  //
+                              too_short | overlong2,                                   // C
+                              too_short,                                               // D
+                              too_short | overlong3 | surrogate,                       // E
+                              too_short | too_large | large1000 | overlong4);          // F
+    const B prev_low = table(any_low | overlong3 | overlong2 | overlong4,              // 0
+                             any_low | overlong2,                                      // 1
+                             any_low, any_low,                                         // 2, 3
+                             any_low | too_large,                                      // 4
+                             any_low | too_large | large1000, any_low | too_large | large1000,
+                             any_low | too_large | large1000, any_low | too_large | large1000,
+                             any_low | too_large | large1000, any_low | too_large | large1000,
+                             any_low | too_large | large1000, any_low | too_large | large1000,
+                             any_low | too_large | large1000 | surrogate,  // D
+                             any_low | too_large | large1000, any_low | too_large | large1000);
+    constexpr std::uint8_t lead = too_short;
+    const B cur_high =
+        table(lead, lead, lead, lead, lead, lead, lead, lead,
+              too_long | overlong2 | two_conts | overlong3 | large1000 | overlong4,  // 8
+              too_long | overlong2 | two_conts | overlong3 | too_large,              // 9
+              too_long | overlong2 | two_conts | surrogate | too_large,              // A
+              too_long | overlong2 | two_conts | surrogate | too_large,              // B
+              lead, lead, lead, lead);
+    return {prev_high, prev_low, cur_high};
+  }
+
+  /// True when the 64 bytes at a unit boundary are standard UTF-8, except
+  /// that a sequence may be cut by the block's end.
+  static bool valid_utf8(const Validator &t, const Block &b) noexcept {
+    B error(0);
+    B prev(0);  // a unit boundary: as if ASCII came before
+    for (std::size_t i = 0; i < lanes; ++i) {
+      const B cur = b.v[i];
+      const B prev1 = Isa::template shift_in<1>(cur, prev);
+      const B prev2 = Isa::template shift_in<2>(cur, prev);
+      const B prev3 = Isa::template shift_in<3>(cur, prev);
+      const B special = Isa::lookup(t.prev_high, Isa::template shift_right<4>(prev1)) &
+                        Isa::lookup(t.prev_low, prev1 & B(0x0F)) &
+                        Isa::lookup(t.cur_high, Isa::template shift_right<4>(cur));
+      // Third and fourth bytes of 3- and 4-byte sequences must be
+      // continuations, which is when two_conts (0x80) is expected.
+      const B must23 = Isa::subs(prev2, B(0xE0 - 0x80)) | Isa::subs(prev3, B(0xF0 - 0x80));
+      error = error | (special ^ (must23 & B(0x80)));
+      prev = cur;
+    }
+    return Isa::bits(error != B(0)) == 0;
+  }
+};
+
+}  // namespace fastwc::count::kernels
