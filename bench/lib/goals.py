@@ -217,7 +217,7 @@ def evaluate(b, rss_rows):
             "startup", ("oneline", label, "file", "C.UTF-8"),
             "process start-up: the kernel's exec and page faults of a larger static-C++ binary; see the "
             "startup table's user and system time."))
-    # Issue #4's goals that the list above does not replace.
+    # The pipeline's earlier goals that the list above does not replace.
     goals.append(_vs_gnu(
         b, f"`fastwc -l --files0-from` over {b.small_count} files of 1 KiB vs GNU wc", 6.0,
         "files0", ("small", "-l", "files0", "C.UTF-8"),

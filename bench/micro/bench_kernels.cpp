@@ -2,7 +2,7 @@
 // Microbenchmark of the counting kernels: GB/s of ChunkCounter::summarize
 // per mode, kernel and corpus, on in-memory buffers of 256 KiB (cache
 // resident) and 256 MiB, with the reference engine beside them, printed as
-// one table against issue #3's goals. Every row also checks that each
+// one table against the kernels' speed goals. Every row also checks that each
 // kernel's counts equal the reference's (the "ok" column), so a fast wrong
 // kernel cannot pass.
 //
@@ -285,7 +285,7 @@ const Mode modes[] = {
      WordRule::printable_constituents},
 };
 
-/// Issue #3's goal in GB/s for the best kernel (0: none stated). The
+/// The kernels' speed goal in GB/s for the best kernel (0: none stated). The
 /// newline goal is for cache-resident buffers only.
 double goal(const Mode &m, Corpus c, bool cache_resident) {
   const std::string_view name = m.name;
@@ -470,7 +470,7 @@ int main(int argc, char **argv) {
     }
   }
   std::printf(
-      "\ngoal/met: issue #3's goal for the active kernel at that size (adversarial inputs: "
+      "\ngoal/met: the kernels' speed goal for the active kernel at that size (adversarial inputs: "
       ">= 1 GB/s), the per-script goals for the per-script corpora;\nok: every kernel's counts "
       "equal the "
       "reference engine's.\n");

@@ -14,7 +14,8 @@ if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 fi
 # The patterns are split so that this file does not match itself.
 pattern="issue"" #[0-9]|wc-""spec|style-""anchors|\.\./""shared/|\bspec"" (section )?[0-9]|the spec""'s "
-if git grep -n -I -i -E "$pattern" -- src include tests examples HACKING.md README.md man completions; then
+if git grep -n -I -i -E "$pattern" -- src include tests examples bench ':!bench/results' ':!bench/runs' \
+  HACKING.md README.md man completions debian scripts .ci; then
   echo "error: the lines above cite a tracker's issue or a file outside the repository"
   exit 1
 fi
