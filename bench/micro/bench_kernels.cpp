@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Microbenchmark of the counting kernels: GB/s of ChunkCounter::summarize
+// Microbenchmark of the counting kernels: GB/s of ChunkSummarizer::summarize
 // per mode, kernel and corpus, on in-memory buffers of 256 KiB (cache
 // resident) and 256 MiB, with the reference engine beside them, printed as
 // one table against the kernels' speed goals. Every row also checks that each
@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-#include "count/chunk_counter.hpp"
+#include "count/chunk_summarizer.hpp"
 #include "count/dispatch.hpp"
 #include "count/reference_counter.hpp"
 #include "locale/char_classes.hpp"
@@ -34,7 +34,7 @@ using fastwc::Counts;
 using fastwc::Encoding;
 using fastwc::Selection;
 using fastwc::WordRule;
-using fastwc::count::ChunkCounter;
+using fastwc::count::ChunkSummarizer;
 using fastwc::count::KernelId;
 
 // ---- corpora ----
@@ -444,7 +444,7 @@ int main(int argc, char **argv) {
         bool all_ok = true;
         double best_kernel = 0;
         for (const KernelId k : kernels) {
-          const ChunkCounter counter(options, classes, k);
+          const ChunkSummarizer counter(options, classes, k);
           const bool ok = counter.finish(counter.summarize(bytes)) == want;
           all_ok = all_ok && ok;
           const double gbps = best_gbps(size, min_seconds, min_reps, [&] {

@@ -3,7 +3,7 @@
 // pieces can be counted independently (by any kernel, on any thread) and
 // merged afterwards into exactly the counts of the whole stream. This header
 // owns only the plain data; the operations on it are in summary_ops.hpp
-// (shared with the per-ISA kernels) and chunk_counter.hpp (merge, finish).
+// (shared with the per-ISA kernels) and chunk_summarizer.hpp (merge, finish).
 //
 // A stream is a sequence of *units*: a character, or a byte that does not
 // decode (wc skips one byte per encoding error). A chunk's summary has two
@@ -15,7 +15,7 @@
 //    known from the chunk alone: a leading run of continuation bytes that may
 //    complete a character begun in the previous chunk, and a trailing
 //    incomplete sequence that the next chunk may complete.
-// The merge and its proof are in chunk_counter.cpp.
+// The merge and its proof are in chunk_summarizer.cpp.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The public counting API (include/fastwc/engine.hpp): Counter runs the
-// chunk-summary engine with the dispatched SIMD kernel (count/chunk_counter)
+// chunk-summary engine with the dispatched SIMD kernel (count/chunk_summarizer)
 // wherever it applies and the reference engine elsewhere (other multibyte
 // locales, GNU 9.5+'s split rescan), and the helpers that count a
 // buffer, a file descriptor and a path with wc's read loop and error
@@ -14,7 +14,7 @@
 #include <memory>
 #include <optional>
 
-#include "count/chunk_counter.hpp"
+#include "count/chunk_summarizer.hpp"
 #include "count/reference_counter.hpp"
 #include "engine/selected_counts.hpp"
 #include "locale/char_classes.hpp"
@@ -26,7 +26,7 @@ class Counter::Impl {
  public:
   explicit Impl(const CountOptions &options) : selection(options.selection) {
     const locale::CharClasses &classes = locale::CharClasses::current();
-    if (count::ChunkCounter::supports(options))
+    if (count::ChunkSummarizer::supports(options))
       fast.emplace(options, classes);
     else
       reference.emplace(options, classes);

@@ -19,7 +19,7 @@
 #include <memory>
 #include <span>
 
-#include "count/chunk_counter.hpp"
+#include "count/chunk_summarizer.hpp"
 #include "count/dispatch.hpp"
 #include "engine/gnu_read_loop.hpp"
 #include "engine/selected_counts.hpp"
@@ -176,15 +176,15 @@ CountResult count_fd_with(int fd, const CountOptions &options,
     stats.wall_ns = support::now_ns() - start;
     return result;
   }
-  if (!count::ChunkCounter::supports(options)) {
+  if (!count::ChunkSummarizer::supports(options)) {
     result = count_with_counter(fd, options, sys, stats);
     stats.wall_ns = support::now_ns() - start;
     return result;
   }
-  const count::ChunkCounter counter =
-      count::ChunkCounter::needs_classes(options)
-          ? count::ChunkCounter(options, locale::CharClasses::current())
-          : count::ChunkCounter(options);
+  const count::ChunkSummarizer counter =
+      count::ChunkSummarizer::needs_classes(options)
+          ? count::ChunkSummarizer(options, locale::CharClasses::current())
+          : count::ChunkSummarizer(options);
   // Only counting needs threads: bytes alone are read at the speed of the
   // reads whoever makes them.
   const bool may_pipeline = counter.needs_kernel();

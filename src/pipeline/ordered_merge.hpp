@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The in-order merge of chunk summaries: chunks are counted in
 // any order on any thread, and their summaries are merged strictly in file
-// order (sequence numbers), which is all that ChunkCounter::merge needs to
+// order (sequence numbers), which is all that ChunkSummarizer::merge needs to
 // give exactly the serial counts, since it is associative but not
 // commutative. There is no merging thread: whichever counting thread
 // publishes the summary that is next in order merges it and every later one
@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "count/chunk_counter.hpp"
+#include "count/chunk_summarizer.hpp"
 #include "count/summary.hpp"
 
 namespace fastwc::pipeline {
@@ -32,7 +32,7 @@ namespace fastwc::pipeline {
 /// (read ahead past the end of the input) are never merged or released.
 class OrderedMerge {
  public:
-  OrderedMerge(const count::ChunkCounter &counter, const count::ChunkSummary &initial,
+  OrderedMerge(const count::ChunkSummarizer &counter, const count::ChunkSummary &initial,
                std::size_t window)
       : counter_(counter),
         window_(window),
@@ -96,7 +96,7 @@ class OrderedMerge {
     count::ChunkSummary summary{};
   };
 
-  const count::ChunkCounter &counter_;
+  const count::ChunkSummarizer &counter_;
   const std::size_t window_;
   const std::unique_ptr<Slot[]> slots_;
   alignas(64) std::atomic<bool> busy_{false};

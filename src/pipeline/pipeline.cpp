@@ -54,8 +54,8 @@ std::atomic<std::uint64_t> task_edges{0};
 
 class Run final : public io::ReaderPort {
  public:
-  Run(const count::ChunkCounter &counter, const count::ChunkSummary &initial, const Sizing &sizing,
-      std::size_t worker_backlog)
+  Run(const count::ChunkSummarizer &counter, const count::ChunkSummary &initial,
+      const Sizing &sizing, std::size_t worker_backlog)
       : counter_(counter),
         pool_(sizing.read_size, sizing.buffers),
         free_(sizing.buffers),
@@ -195,7 +195,7 @@ class Run final : public io::ReaderPort {
     if (finished()) consumer_wake_.notify();
   }
 
-  const count::ChunkCounter &counter_;
+  const count::ChunkSummarizer &counter_;
   io::BufferPool pool_;
   BoundedQueue<std::uint32_t> free_;
   BoundedQueue<io::Chunk> filled_;
@@ -228,7 +228,7 @@ void leave_offset_after(const Input &input, std::uint64_t bytes) noexcept {
 
 }  // namespace
 
-Outcome run(const Input &input, const count::ChunkCounter &counter,
+Outcome run(const Input &input, const count::ChunkSummarizer &counter,
             const count::ChunkSummary &initial, const ReadSettings &options, io::Sys &sys,
             ReadStats &stats) {
   const std::uint64_t start = support::now_ns();

@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "count/chunk_counter.hpp"
+#include "count/chunk_summarizer.hpp"
 #include "count/summary.hpp"
 #include "fastwc/diagnostics.hpp"
 #include "io/sys.hpp"
@@ -47,7 +47,7 @@ struct Outcome {
 /// Per-file read errors are returned, never thrown. Throws (std::bad_alloc,
 /// std::system_error) only while setting up, before anything is read: the
 /// caller may then count the input serially instead.
-Outcome run(const Input &input, const count::ChunkCounter &counter,
+Outcome run(const Input &input, const count::ChunkSummarizer &counter,
             const count::ChunkSummary &initial, const ReadSettings &options, io::Sys &sys,
             ReadStats &stats);
 

@@ -42,7 +42,7 @@ std::size_t merge_window(unsigned threads) noexcept {
 
 class Stripes {
  public:
-  Stripes(const Input &input, const count::ChunkCounter &counter,
+  Stripes(const Input &input, const count::ChunkSummarizer &counter,
           const count::ChunkSummary &initial, std::size_t read_size, unsigned threads, io::Sys &sys)
       : input_(input),
         counter_(counter),
@@ -159,7 +159,7 @@ class Stripes {
   }
 
   const Input &input_;
-  const count::ChunkCounter &counter_;
+  const count::ChunkSummarizer &counter_;
   io::Sys &sys_;
   io::BufferPool pool_;  ///< one buffer a thread
   const std::size_t window_;
@@ -184,7 +184,7 @@ class Stripes {
 
 }  // namespace
 
-Outcome run_striped(const Input &input, const count::ChunkCounter &counter,
+Outcome run_striped(const Input &input, const count::ChunkSummarizer &counter,
                     const count::ChunkSummary &initial, std::size_t read_size, unsigned threads,
                     io::Sys &sys, ReadStats &stats) {
   const std::uint64_t start = support::now_ns();

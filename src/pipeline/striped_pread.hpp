@@ -13,7 +13,7 @@
 
 #include <cstddef>
 
-#include "count/chunk_counter.hpp"
+#include "count/chunk_summarizer.hpp"
 #include "count/summary.hpp"
 #include "fastwc/diagnostics.hpp"
 #include "io/sys.hpp"
@@ -36,7 +36,7 @@ namespace fastwc::pipeline {
 ///
 /// `sys` is called from every thread at once. Throws only if no memory for
 /// the buffers can be mapped, before anything is read.
-Outcome run_striped(const Input &input, const count::ChunkCounter &counter,
+Outcome run_striped(const Input &input, const count::ChunkSummarizer &counter,
                     const count::ChunkSummary &initial, std::size_t read_size, unsigned threads,
                     io::Sys &sys, ReadStats &stats);
 

@@ -2,7 +2,7 @@
 // Fuzz target: kernel equivalence. The first byte chooses the locale, the
 // word rule, the no-break-space rule and the selection (fuzz_support.hpp);
 // the rest is the text. Every kernel this build and CPU can run (scalar,
-// SSE2, AVX2, AVX-512 with and without VBMI: ChunkCounter with the kernel forced, as
+// SSE2, AVX2, AVX-512 with and without VBMI: ChunkSummarizer with the kernel forced, as
 // FASTWC_KERNEL forces it for the whole process), the public Counter and
 // count_buffer (the dispatched kernel) must all give the reference
 // engine's counts, after a normal end and after a read error. Half the
@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 
   for (const count::KernelId kernel : count::all_kernels) {
     if (!count::kernel_supported(kernel)) continue;
-    const count::ChunkCounter counter(options, classes, kernel);
+    const count::ChunkSummarizer counter(options, classes, kernel);
     const count::ChunkSummary whole = counter.summarize(text);
     expect_equal(counter.finish(whole), expected, count::kernel_id_name(kernel));
     expect_equal(counter.finish(whole, true), expected_after_error, count::kernel_id_name(kernel));

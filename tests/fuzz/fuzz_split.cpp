@@ -56,7 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 
   for (const count::KernelId kernel : count::all_kernels) {
     if (!count::kernel_supported(kernel)) continue;
-    const count::ChunkCounter chunks(options, classes, kernel);
+    const count::ChunkSummarizer chunks(options, classes, kernel);
     std::vector<count::ChunkSummary> summaries;
     for (const auto piece : pieces) summaries.push_back(chunks.summarize(piece));
     count::ChunkSummary left{};  // ((s0 s1) s2) ...

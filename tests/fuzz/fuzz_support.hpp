@@ -14,7 +14,7 @@
 #include <span>
 #include <string>
 
-#include "count/chunk_counter.hpp"
+#include "count/chunk_summarizer.hpp"
 #include "count/dispatch.hpp"
 #include "count/reference_counter.hpp"
 #include "fastwc/engine.hpp"
@@ -79,7 +79,7 @@ inline const fastwc::locale::CharClasses &use_locale(const CountOptions &options
   return fastwc::locale::CharClasses::current();
 }
 
-/// The oracle's counts shaped as ChunkCounter and the public Counter report
+/// The oracle's counts shaped as ChunkSummarizer and the public Counter report
 /// them: unselected counts are 0, bytes is always exact.
 inline Counts as_reported(Counts c, const Selection &s) noexcept {
   if (!s.lines) c.lines = 0;

@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "count/chunk_counter.hpp"
+#include "count/chunk_summarizer.hpp"
 #include "io_test_support.hpp"
 #include "locale/char_classes.hpp"
 #include "pipeline/bounded_queue.hpp"
@@ -26,7 +26,7 @@
 
 namespace {
 
-using fastwc::count::ChunkCounter;
+using fastwc::count::ChunkSummarizer;
 using fastwc::count::ChunkSummary;
 using fastwc::pipeline::BoundedQueue;
 using fastwc::pipeline::OrderedMerge;
@@ -123,7 +123,7 @@ TEST_CASE(
   fastwc::CountOptions options;
   options.selection = fastwc::Selection::all();
   options.encoding = fastwc::Encoding::utf8;
-  const ChunkCounter counter(options, fastwc::locale::CharClasses::current());
+  const ChunkSummarizer counter(options, fastwc::locale::CharClasses::current());
   const std::string text = utf8_text(300000, 91) + invalid_text(100000, 92);
   constexpr std::size_t chunk_size = 997;
   const std::size_t chunks = (text.size() + chunk_size - 1) / chunk_size;
@@ -276,7 +276,7 @@ TEST_CASE(
   GlobalLocale locale("C");
   fastwc::CountOptions options;
   options.selection = fastwc::Selection::all();
-  const ChunkCounter counter(options, fastwc::locale::CharClasses::current());
+  const ChunkSummarizer counter(options, fastwc::locale::CharClasses::current());
   const std::string text = ascii_text(64 * 100, 93);
   auto chunk = [&](std::size_t seq) {
     return counter.summarize(as_bytes(std::string_view(text).substr(seq * 100, 100)));

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Tests of chunk summaries (count/summary*.hpp, count/chunk_counter.hpp):
+// Tests of chunk summaries (count/summary*.hpp, count/chunk_summarizer.hpp):
 // the -L column maps against direct simulation, the monoid laws of merge
 // (identity, associativity), summarize(A) merged with summarize(B) equal to
 // summarize(AB) at every split point of generated inputs (inside multibyte
@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "count/chunk_counter.hpp"
+#include "count/chunk_summarizer.hpp"
 #include "count/dispatch.hpp"
 #include "count/reference_counter.hpp"
 #include "count/summary_ops.hpp"
@@ -32,7 +32,7 @@ using fastwc::Encoding;
 using fastwc::Selection;
 using fastwc::WordRule;
 using fastwc::count::BaselineTag;
-using fastwc::count::ChunkCounter;
+using fastwc::count::ChunkSummarizer;
 using fastwc::count::ChunkSummary;
 using fastwc::count::ColumnMap;
 using fastwc::count::KernelId;
@@ -55,7 +55,7 @@ std::string show(const Counts &c) {
          " " + std::to_string(c.bytes) + " " + std::to_string(c.max_line_length);
 }
 
-/// The reference's counts with unselected fields zeroed, as ChunkCounter
+/// The reference's counts with unselected fields zeroed, as ChunkSummarizer
 /// reports them.
 Counts reference_counts(std::string_view input, const CountOptions &options) {
   ReferenceCounter reference(options, classes_for(options.encoding));
@@ -232,7 +232,7 @@ std::string random_large_input(std::mt19937 &rng, std::size_t size, int style) {
   return s;
 }
 
-ChunkSummary summarize(const ChunkCounter &counter, std::string_view s) {
+ChunkSummary summarize(const ChunkSummarizer &counter, std::string_view s) {
   return counter.summarize(as_bytes(s));
 }
 
@@ -287,7 +287,8 @@ TEST_CASE("summaries: identity, every split point, associativity, reference coun
   std::uint64_t checks = 0;
   for (const Config &config : all_configs()) {
     CAPTURE(config.name);
-    const ChunkCounter counter(config.options, classes_for(config.options.encoding), config.kernel);
+    const ChunkSummarizer counter(config.options, classes_for(config.options.encoding),
+                                  config.kernel);
     for (const std::string &input : inputs) {
       CAPTURE(input);
       const ChunkSummary whole = summarize(counter, input);
@@ -324,8 +325,8 @@ TEST_CASE("summaries: random k-way splits of large inputs") {
     for (const Config &config : configs) {
       CAPTURE(config.name);
       CAPTURE(style);
-      const ChunkCounter counter(config.options, classes_for(config.options.encoding),
-                                 config.kernel);
+      const ChunkSummarizer counter(config.options, classes_for(config.options.encoding),
+                                    config.kernel);
       const ChunkSummary whole = summarize(counter, input);
       REQUIRE(show(counter.finish(whole)) == show(reference_counts(input, config.options)));
       // Pieces of every size from 1 byte to tens of KiB, the small ones
@@ -362,7 +363,7 @@ TEST_CASE("finish after a read error drops a truncated sequence") {
   o.selection = Selection::all();
   o.encoding = Encoding::utf8;
   o.word_rule = WordRule::non_space_constituents;
-  const ChunkCounter counter(o, classes_for(Encoding::utf8));
+  const ChunkSummarizer counter(o, classes_for(Encoding::utf8));
   const ChunkSummary s = summarize(counter, "a \344\270");
   // 9.5 at end of input: the two bytes are a word; after a read error they
   // are dropped (GNU leaves its read loop at once).
@@ -378,7 +379,7 @@ TEST_CASE("summaries record prefix and tail bytes") {
   CountOptions o;
   o.selection = Selection::all();
   o.encoding = Encoding::utf8;
-  const ChunkCounter counter(o, classes_for(Encoding::utf8));
+  const ChunkSummarizer counter(o, classes_for(Encoding::utf8));
   const ChunkSummary s = summarize(counter, "\270\255x\344\270");
   CHECK(s.prefix_size == 2);
   CHECK(s.tail_size == 2);

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "count/chunk_counter.hpp"
+#include "count/chunk_summarizer.hpp"
 #include "count/dispatch.hpp"
 #include "count/reference_counter.hpp"
 #include "count/unit_classes.hpp"
@@ -130,7 +130,7 @@ void compare_all(const std::vector<std::uint32_t> &all) {
       options.word_rule = set.rule;
       options.nbsp_separates_words = set.nbsp;
       options.utf8_decoding = set.decoding;
-      std::vector<fastwc::count::ChunkCounter> counters;
+      std::vector<fastwc::count::ChunkSummarizer> counters;
       std::vector<KernelId> ids;
       for (const KernelId id : fastwc::count::all_kernels)
         if (fastwc::count::kernel_supported(id)) {

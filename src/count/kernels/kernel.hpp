@@ -9,7 +9,7 @@
 // A kernel counts the *body* of a chunk: bytes that a decoder starting fresh
 // at the first byte sees as whole units. It returns the units' accumulated
 // summary and, for UTF-8 plans, how many trailing bytes form an incomplete
-// sequence (left for the next chunk). ChunkCounter (chunk_counter.hpp) cuts
+// sequence (left for the next chunk). ChunkSummarizer (chunk_summarizer.hpp) cuts
 // chunks into prefix, body and tail and merges the results.
 #pragma once
 

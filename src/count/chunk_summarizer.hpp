@@ -33,7 +33,7 @@ class UnitClasses;
 ///
 /// All const members are thread-safe; summarize() is noexcept and never
 /// allocates (beyond filling the process-wide class caches on first use).
-class ChunkCounter {
+class ChunkSummarizer {
  public:
   /// True for the options this engine handles: every Encoding except
   /// other_multibyte where characters are decoded (mbrtowc's state; -l and
@@ -42,20 +42,20 @@ class ChunkCounter {
   static bool supports(const CountOptions &options) noexcept;
 
   /// False when only bytes and newlines are counted (-c, -l, and -m where
-  /// characters are bytes): ChunkCounter(options) then serves, with no
+  /// characters are bytes): ChunkSummarizer(options) then serves, with no
   /// character classes.
   static bool needs_classes(const CountOptions &options) noexcept;
 
   /// Uses active_kernel() when a kernel is needed (deciding it then).
   /// Requires supports(options).
-  ChunkCounter(const CountOptions &options, const locale::CharClasses &classes);
+  ChunkSummarizer(const CountOptions &options, const locale::CharClasses &classes);
   /// Counts bytes and newlines alone: requires !needs_classes(options).
   /// Building the locale's classes for nothing was a third of `fastwc -c`'s
   /// instructions (callgrind).
-  explicit ChunkCounter(const CountOptions &options);
+  explicit ChunkSummarizer(const CountOptions &options);
   /// Uses the given kernel (tests, benchmarks). Requires
   /// kernel_supported(kernel).
-  ChunkCounter(const CountOptions &options, const locale::CharClasses &classes, KernelId kernel);
+  ChunkSummarizer(const CountOptions &options, const locale::CharClasses &classes, KernelId kernel);
 
   /// The summary of one chunk, as if nothing came before or after it.
   ChunkSummary summarize(std::span<const std::byte> chunk) const noexcept;
@@ -88,7 +88,7 @@ class ChunkCounter {
   BodyFunction body_ = nullptr;
 };
 
-/// A stream counter on top of ChunkCounter: each piece is summarized and
+/// A stream counter on top of ChunkSummarizer: each piece is summarized and
 /// merged into the running summary. Not thread-safe.
 class StreamCounter {
  public:
@@ -106,10 +106,10 @@ class StreamCounter {
     whole_ = ChunkSummary{};
     return counts;
   }
-  const ChunkCounter &counter() const noexcept { return counter_; }
+  const ChunkSummarizer &counter() const noexcept { return counter_; }
 
  private:
-  ChunkCounter counter_;
+  ChunkSummarizer counter_;
   ChunkSummary whole_{};
 };
 

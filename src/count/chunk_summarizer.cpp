@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// ChunkCounter: cutting a chunk into prefix, body and tail, the merge of two
+// ChunkSummarizer: cutting a chunk into prefix, body and tail, the merge of two
 // summaries, and the final counts. Compiled with baseline flags; the kernels
 // it calls come from dispatch.
 //
@@ -43,7 +43,7 @@
 //    errors; T is dropped (9.1 drops carried bytes at EOF) or errors one byte
 //    at a time (9.5), which for units is the same as errors: the bytes after
 //    an incomplete lead are continuation bytes.
-#include "count/chunk_counter.hpp"
+#include "count/chunk_summarizer.hpp"
 
 #include <cstring>
 
@@ -105,7 +105,7 @@ void apply_unit(Plan plan, UnitAccumulator &acc, std::uint8_t props) noexcept {
 
 }  // namespace
 
-bool ChunkCounter::supports(const CountOptions &options) noexcept {
+bool ChunkSummarizer::supports(const CountOptions &options) noexcept {
   // Other multibyte locales need mbrtowc's state, unless nothing is
   // decoded: -l and -lc count newline bytes there too (GNU's wc_lines), and
   // decoding would lose a newline that a stateful converter (BIG5-HKSCS)
@@ -116,7 +116,7 @@ bool ChunkCounter::supports(const CountOptions &options) noexcept {
   return !needs_gnu_read_boundaries(options);
 }
 
-bool ChunkCounter::needs_classes(const CountOptions &options) noexcept {
+bool ChunkSummarizer::needs_classes(const CountOptions &options) noexcept {
   bool needs_kernel = false;
   // A newline is the byte 0x0A in every locale wc supports.
   return choose_plan(options, needs_kernel) != Plan::newlines;
@@ -137,7 +137,7 @@ kernels::BodyResult newlines_body(const kernels::Request &, const std::uint8_t *
 
 }  // namespace
 
-ChunkCounter::ChunkCounter(const CountOptions &options) : options_(options), units_(nullptr) {
+ChunkSummarizer::ChunkSummarizer(const CountOptions &options) : options_(options), units_(nullptr) {
   bool needs_kernel = false;
   request_.plan = choose_plan(options, needs_kernel);
   // Nothing here reads units_: no UTF-8 decoding, and newlines depend on
@@ -149,7 +149,7 @@ ChunkCounter::ChunkCounter(const CountOptions &options) : options_(options), uni
   body_ = kernel_ == KernelId::scalar ? &newlines_body : kernel_function(kernel_);
 }
 
-ChunkCounter::ChunkCounter(const CountOptions &options, const locale::CharClasses &classes)
+ChunkSummarizer::ChunkSummarizer(const CountOptions &options, const locale::CharClasses &classes)
     : options_(options),
       units_(&UnitClasses::get(classes, options.word_rule, options.nbsp_separates_words)) {
   bool needs_kernel = false;
@@ -170,15 +170,15 @@ ChunkCounter::ChunkCounter(const CountOptions &options, const locale::CharClasse
   body_ = kernel_function(kernel_);
 }
 
-ChunkCounter::ChunkCounter(const CountOptions &options, const locale::CharClasses &classes,
-                           KernelId kernel)
-    : ChunkCounter(options, classes) {
+ChunkSummarizer::ChunkSummarizer(const CountOptions &options, const locale::CharClasses &classes,
+                                 KernelId kernel)
+    : ChunkSummarizer(options, classes) {
   if (body_ == nullptr) return;
   kernel_ = request_.c_byte_classes ? kernel : KernelId::scalar;
   body_ = kernel_function(kernel_);
 }
 
-ChunkSummary ChunkCounter::summarize(std::span<const std::byte> chunk) const noexcept {
+ChunkSummary ChunkSummarizer::summarize(std::span<const std::byte> chunk) const noexcept {
   ChunkSummary s{};
   s.bytes = chunk.size();
   if (body_ == nullptr || chunk.empty()) return s;
@@ -200,15 +200,15 @@ ChunkSummary ChunkCounter::summarize(std::span<const std::byte> chunk) const noe
   return s;
 }
 
-UnitSummary ChunkCounter::invalid_units(std::size_t count) const noexcept {
+UnitSummary ChunkSummarizer::invalid_units(std::size_t count) const noexcept {
   UnitAccumulator acc{};
   const std::uint8_t props = units_->invalid();
   for (std::size_t i = 0; i < count; ++i) apply_unit(request_.plan, acc, props);
   return Acc::finish(acc);
 }
 
-ChunkSummary ChunkCounter::merge(const ChunkSummary &first,
-                                 const ChunkSummary &second) const noexcept {
+ChunkSummary ChunkSummarizer::merge(const ChunkSummary &first,
+                                    const ChunkSummary &second) const noexcept {
   ChunkSummary r{};
   r.bytes = first.bytes + second.bytes;
   if (!decodes_) {
@@ -275,7 +275,7 @@ ChunkSummary ChunkCounter::merge(const ChunkSummary &first,
   return r;
 }
 
-Counts ChunkCounter::finish(const ChunkSummary &whole, bool after_error) const noexcept {
+Counts ChunkSummarizer::finish(const ChunkSummary &whole, bool after_error) const noexcept {
   UnitSummary u = whole.units;
   if (decodes_) {
     // Nothing precedes the stream, so its leading continuation bytes are
