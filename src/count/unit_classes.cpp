@@ -62,11 +62,7 @@ UnitClasses::UnitClasses(const locale::CharClasses &classes, WordRule rule, bool
   }
 }
 
-UnitClasses::~UnitClasses() {
-  for (std::size_t i = 0; i < blocks_.size(); ++i)
-    delete blocks_[i].load(std::memory_order_acquire);
-  delete[] bmp_table_.load(std::memory_order_acquire);
-}
+UnitClasses::~UnitClasses() { delete[] bmp_table_.load(std::memory_order_acquire); }
 
 std::uint8_t UnitClasses::c_locale_byte(std::uint8_t b, WordRule rule, bool a0_separates) noexcept {
   std::uint8_t props = 0;
@@ -105,26 +101,8 @@ std::uint8_t UnitClasses::compute_wide(char32_t c) const noexcept {
                                    width_bits(classes_->wide_width(c, rule_)));
 }
 
-const UnitClasses::Block *UnitClasses::fill_block(std::size_t index) const noexcept {
-  auto *fresh = new (std::nothrow) Block;
-  if (fresh == nullptr) return nullptr;  // the caller computes the one character
-  const auto first = static_cast<char32_t>(index << block_bits);
-  for (std::size_t i = 0; i < fresh->size(); ++i)
-    (*fresh)[i] = compute_wide(first + static_cast<char32_t>(i));
-  const Block *expected = nullptr;
-  if (blocks_[index].compare_exchange_strong(expected, fresh, std::memory_order_acq_rel,
-                                             std::memory_order_acquire))
-    return fresh;
-  delete fresh;  // another thread published the same block first
-  return expected;
-}
-
 std::uint8_t UnitClasses::wide_uncached(char32_t c) const noexcept {
-  const std::size_t index = c >> block_bits;
-  if (index >= block_count) return compute_wide(c);  // glibc's 5- and 6-byte forms
-  const Block *block = fill_block(index);
-  if (block == nullptr) return compute_wide(c);
-  return (*block)[c & ((1u << block_bits) - 1)];
+  return wide_.get(c, [this](std::size_t key) { return compute_wide(static_cast<char32_t>(key)); });
 }
 
 LeadPlanes UnitClasses::lead_planes() const noexcept {

@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "fastwc/options.hpp"
+#include "support/lazy_block_table.hpp"
 #include "support/zeroed_atomic_array.hpp"
 
 namespace fastwc::locale {
@@ -101,11 +102,7 @@ class UnitClasses {
   /// A decoded character that is not ASCII. (Inline for the scalar paths,
   /// which are all compiled with baseline flags; SIMD kernels do not call it.)
   std::uint8_t wide(char32_t c) const noexcept {
-    const std::size_t index = c >> block_bits;
-    if (index < block_count) {
-      const Block *block = blocks_[index].load(std::memory_order_acquire);
-      if (block != nullptr) return (*block)[c & ((1u << block_bits) - 1)];
-    }
+    if (const std::uint8_t *known = wide_.find(c)) return *known;
     return wide_uncached(c);
   }
   /// A byte that does not decode: no width, never a line end; transparent
@@ -169,12 +166,9 @@ class UnitClasses {
 
  private:
   static constexpr unsigned block_bits = 8;
-  static constexpr std::size_t block_count = std::size_t{0x110000} >> block_bits;
-  using Block = std::array<std::uint8_t, std::size_t{1} << block_bits>;
 
   std::uint8_t compute_wide(char32_t c) const noexcept;
   std::uint8_t wide_uncached(char32_t c) const noexcept;
-  const Block *fill_block(std::size_t index) const noexcept;
   void resolve_lead(std::uint8_t lead) const noexcept;
   /// For a lead whose characters are not all of one class (resolve_lead,
   /// which holds the lock): its separators as groups, when they are few.
@@ -188,7 +182,9 @@ class UnitClasses {
   bool a0_separates_ = false;
   std::uint8_t invalid_ = 0;
   std::array<std::uint8_t, 256> bytes_{};
-  support::ZeroedAtomicArray<const Block *, block_count> blocks_;
+  /// Below U+110000, computed a block at a time (glibc's 5- and 6-byte
+  /// forms above it are computed on every use).
+  support::LazyBlockTable<std::uint8_t, block_bits, 0x110000> wide_;
   /// Characters per lead byte seen one by one (relaxed, may lose counts).
   mutable std::array<std::atomic<std::uint32_t>, 64> lead_hits_{};
   mutable std::array<std::atomic<bool>, 64> lead_resolved_{};

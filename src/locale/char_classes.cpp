@@ -68,11 +68,7 @@ CharClasses::CharClasses(const char *locale_name) {
   }
 }
 
-CharClasses::~CharClasses() {
-  for (std::size_t i = 0; i < blocks_.size(); ++i)
-    delete blocks_[i].load(std::memory_order_acquire);
-  freelocale(locale_);
-}
+CharClasses::~CharClasses() { freelocale(locale_); }
 
 const CharClasses &CharClasses::current() {
   // Never destroyed: counters in other threads may still use an instance
@@ -93,28 +89,15 @@ CharInfo CharClasses::compute_wide(char32_t c) const noexcept {
   return ask_c_library(c);
 }
 
-const CharClasses::Block *CharClasses::fill_block(std::size_t index) const noexcept {
-  auto *fresh = new (std::nothrow) Block;
-  if (fresh == nullptr) return nullptr;  // the caller computes the one character
-  {
-    const ScopedLocale scope(locale_);
-    const char32_t first = static_cast<char32_t>(index << block_bits);
-    for (std::size_t i = 0; i < fresh->size(); ++i)
-      (*fresh)[i] = ask_c_library(first + static_cast<char32_t>(i));
-  }
-  const Block *expected = nullptr;
-  if (blocks_[index].compare_exchange_strong(expected, fresh, std::memory_order_acq_rel,
-                                             std::memory_order_acquire))
-    return fresh;
-  delete fresh;  // another thread published the same block first
-  return expected;
-}
-
 CharInfo CharClasses::wide_info(char32_t c) const noexcept {
+  if (const CharInfo *known = wide_.find(c)) return *known;
   if (c >= cached_limit) return compute_wide(c);
-  const std::size_t index = c >> block_bits;
-  const Block *block = blocks_[index].load(std::memory_order_acquire);
-  if (block == nullptr) block = fill_block(index);
+  const auto *block = [&] {
+    // One uselocale() for the whole block, not one per character.
+    const ScopedLocale scope(locale_);
+    return wide_.fill(c >> block_bits,
+                      [](std::size_t key) { return ask_c_library(static_cast<char32_t>(key)); });
+  }();
   if (block == nullptr) return compute_wide(c);
   return (*block)[c & ((1u << block_bits) - 1)];
 }

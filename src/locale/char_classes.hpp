@@ -13,7 +13,7 @@
 #include <cstdint>
 
 #include "fastwc/options.hpp"
-#include "support/zeroed_atomic_array.hpp"
+#include "support/lazy_block_table.hpp"
 
 namespace fastwc::locale {
 
@@ -69,10 +69,8 @@ constexpr bool is_gnu_nbsp(char32_t c) noexcept {
 ///
 /// Byte classes are computed in the constructor. Wide-character classes are
 /// cached in blocks of 256 code points below U+110000, each filled on first
-/// use: a thread computes the whole block into fresh memory and publishes
-/// it with one compare-and-swap (release/acquire), so readers never lock and
-/// never see a half-filled block; a thread that loses the race frees its
-/// copy. Code points above U+10FFFF (glibc's 5- and 6-byte forms) are asked
+/// use (support::LazyBlockTable: readers never lock and never see a
+/// half-filled block). Code points above U+10FFFF (glibc's 5- and 6-byte forms) are asked
 /// of the C library on every use. The C library is always called under
 /// uselocale() with this object's own locale, so the answers do not depend
 /// on the global locale at the time a block is filled.
@@ -133,15 +131,12 @@ class CharClasses {
   static constexpr unsigned block_bits = 8;
 
  private:
-  using Block = std::array<CharInfo, std::size_t{1} << block_bits>;
-
   CharInfo compute_wide(char32_t c) const noexcept;
-  const Block *fill_block(std::size_t index) const noexcept;
 
   locale_t locale_ = nullptr;
   std::size_t mb_cur_max_ = 1;
   std::array<CharInfo, 256> byte_table_{};
-  support::ZeroedAtomicArray<const Block *, (cached_limit >> block_bits)> blocks_;
+  support::LazyBlockTable<CharInfo, block_bits, cached_limit> wide_;
 };
 
 /// Makes a locale the calling thread's locale (uselocale) for the life of
