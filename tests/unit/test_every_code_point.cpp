@@ -54,11 +54,20 @@ void append_utf8(std::string &s, std::uint32_t c) {
   for (unsigned k = length - 1; k-- > 0;) s += static_cast<char>(0x80 | ((c >> (6 * k)) & 0x3F));
 }
 
+/// Under a sanitizer, several times slower, every seventh code point: every
+/// block and every offset within a block are still reached, and the engine
+/// suite stays within its time limit. Every code point otherwise.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr std::uint32_t code_point_stride = 7;
+#else
+constexpr std::uint32_t code_point_stride = 1;
+#endif
+
 /// The values tested: every code point but the surrogates, then samples of
 /// the forms beyond U+10FFFF.
 std::vector<std::uint32_t> values() {
   std::vector<std::uint32_t> out;
-  for (std::uint32_t c = 0x80; c < 0x110000; ++c)
+  for (std::uint32_t c = 0x80; c < 0x110000; c += code_point_stride)
     if (c < 0xD800 || c > 0xDFFF) out.push_back(c);
   for (std::uint32_t c = 0x110000; c < 0x200000; c += 4099) out.push_back(c);
   out.push_back(0x1FFFFF);
@@ -165,7 +174,7 @@ void compare_all(const std::vector<std::uint32_t> &all) {
           }
           ++groups;
         }
-      CHECK(groups > 3 * 17000);
+      CHECK(groups > 3 * 17000 / code_point_stride);
     }
 }
 
