@@ -159,6 +159,15 @@ struct Accumulate {
     WordSummary &w = acc.summary.words;
     if (w.first == WordEdge::none)
       w.first = (con & (solid & (~solid + 1))) != 0 ? WordEdge::constituent : WordEdge::separator;
+    if (solid == ~std::uint64_t{0}) {
+      // No transparent unit (ASCII text, single-byte locales): a word
+      // starts at each constituent that follows a separator, which costs
+      // a third of the carry chain below.
+      const std::uint64_t follows_con = (con << 1) | (w.last == WordEdge::constituent ? 1u : 0u);
+      w.words += static_cast<std::uint64_t>(__builtin_popcountll(con & ~follows_con));
+      w.last = (con >> 63) != 0 ? WordEdge::constituent : WordEdge::separator;
+      return;
+    }
     const std::uint64_t transparent = ~solid;
     std::uint64_t partial = 0;
     std::uint64_t sum = 0;

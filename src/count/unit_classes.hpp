@@ -77,6 +77,10 @@ struct CellInfo {
   std::uint64_t exceptions;  ///< bit k: code point 64 * cell + k has other properties
   std::uint8_t props;        ///< the properties that the other code points share
   bool planes_changed;       ///< lead_planes() learned something (reload them)
+  /// The properties of all 64 code points in order (a 64-byte table that a
+  /// byte permute looks up by the last byte's low six bits), valid as long
+  /// as the UnitClasses; null when no memory could be had for it.
+  const std::uint8_t *table;
 };
 
 /// Unit properties of one (locale, word rule, no-break-space option).

@@ -324,6 +324,37 @@ TEST_CASE("kernels: sequences cut at every offset around block boundaries") {
   CHECK(comparisons - before_case > 1000);
 }
 
+TEST_CASE("kernels: errors right after blocks counted in stride") {
+  if (simd_kernels().empty()) return;
+  const std::vector<Case> cases = all_cases();
+  const std::uint64_t before_case = comparisons;
+  // Valid multibyte text long enough that -m counts blocks in stride
+  // (each starting 64 bytes after the last, maybe inside a character),
+  // shifted by 0-3 bytes so that the characters cut by block ends have
+  // every length and cut, then an error (or glibc's long forms, or a valid
+  // character) at every offset around the second and third block ends: a
+  // block counted in stride must never take a character whose last bytes
+  // turn out to be invalid.
+  static constexpr std::string_view text = "Жé中😀 ñ\u3000文\tд😀中é\nя";
+  static constexpr std::string_view errors[] = {
+      "", "ÿ", "Ã", "ä¸", "ð", "ø", "í ", "À", "ô", "a", " "};
+  for (std::size_t shift = 0; shift < 4; ++shift)
+    for (const std::string_view error : errors)
+      for (std::size_t at = 110; at <= 200; ++at) {
+        if (at > 136 && at < 174) continue;
+        std::string s(shift, 'x');
+        while (s.size() < at) s += text;
+        s.resize(at);
+        s += error;
+        while (s.size() < at + 200) s += text;
+        CAPTURE(shift);
+        CAPTURE(at);
+        check_exact(s, cases);
+      }
+  MESSAGE("kernel-vs-scalar comparisons: " << comparisons - before_case);
+  CHECK(comparisons - before_case > 1000);
+}
+
 TEST_CASE("kernels: characters looked up in the table of planes 0 and 1") {
   if (simd_kernels().empty()) return;
   // The table is built once enough characters went the per-character way

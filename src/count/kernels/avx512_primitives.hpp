@@ -31,10 +31,23 @@ struct Avx512Primitives {
     return batch(_mm512_movm_epi8(static_cast<__mmask64>(m)));
   }
   static std::uint64_t sum_bytes(batch v) noexcept {
-    return static_cast<std::uint64_t>(
-        _mm512_reduce_add_epi64(_mm512_sad_epu8(v, _mm512_setzero_si512())));
+    // By hand, with zero-masked extracts: gcc 12's _mm512_reduce_add_epi64
+    // reads an undefined register and trips -Wuninitialized.
+    const __m512i s = _mm512_sad_epu8(v, _mm512_setzero_si512());
+    const __m256i t = _mm256_add_epi64(_mm512_maskz_extracti64x4_epi64(0xF, s, 0),
+                                       _mm512_maskz_extracti64x4_epi64(0xF, s, 1));
+    const __m128i u = _mm_add_epi64(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
+    return static_cast<std::uint64_t>(_mm_cvtsi128_si64(u)) +
+           static_cast<std::uint64_t>(_mm_extract_epi64(u, 1));
   }
   static batch_bool le(batch a, batch b) noexcept { return a <= b; }
+  static batch_bool continuation(batch v) noexcept {
+    return batch_bool(_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64)));
+  }
+  static batch count_into(batch counts, batch_bool m) noexcept {
+    return batch(
+        _mm512_mask_sub_epi8(counts, static_cast<__mmask64>(m), counts, _mm512_set1_epi8(-1)));
+  }
   /// Unsigned saturating a - b per byte (xsimd's ssub does not compile at
   /// -O0 for AVX-512, where gcc's intrinsics are macros with C casts).
   static batch subs(batch a, batch b) noexcept { return batch(_mm512_subs_epu8(a, b)); }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The classifier of characters whose lead byte does not settle them: by
 // their 64-code-point cell (UnitClasses::cell: the properties its code
-// points share, plus an exception bit map), all of a cell's characters in
-// a block at once, with a small cache of the cells in use.
+// points share, plus an exception bit map; with VBMI, the cell's 64
+// properties, looked up by the last byte with one permute), all of a
+// cell's characters in a block at once, with a small cache of the cells in
+// use.
 #pragma once
 
 #include <cstddef>
@@ -56,6 +58,7 @@ struct CellClassifier : Blocks<A> {
     std::uint32_t index[size];
     std::uint64_t exceptions[size];
     std::uint8_t props[size];
+    const std::uint8_t *table[size];  ///< CellInfo::table
     /// Characters of three-byte leads E0..EF classified through cache hits,
     /// not yet counted toward their lead's examination.
     std::uint32_t pending[16];
@@ -91,7 +94,8 @@ struct CellClassifier : Blocks<A> {
   /// Classifies the multibyte characters `slow` (valid, not classified by
   /// lead) by their cell (UnitClasses::cell): one cell at a time, all of its
   /// characters in the block at once, but for the cell's exceptions.
-  /// Returns the characters left: exceptions and characters above plane 1,
+  /// Returns the characters left: exceptions (none with has_permute64) and
+  /// characters above plane 1,
   /// and every character of the cells beyond the first `cells` (then
   /// `over_budget` is set).
   static std::uint64_t classify(const Request &r, const Block &b, const std::uint8_t *q,
@@ -156,6 +160,23 @@ struct CellClassifier : Blocks<A> {
         cache.index[slot] = cell;
         cache.exceptions[slot] = info.exceptions;
         cache.props[slot] = info.props;
+        cache.table[slot] = info.table;
+      }
+      if constexpr (Isa::has_permute64) {
+        // Every code point of the cell by its last byte, in one permute:
+        // no exceptions left for the one-by-one path.
+        static_assert(lanes == 1, "one 64-byte vector a block");
+        if (const std::uint8_t *table = cache.table[slot]) {
+          const B p = Isa::permute64(B::load_unaligned(table), last->v[0]);
+          const auto has = [&](std::uint8_t bit) { return same & Isa::bits((p & B(bit)) != B(0)); };
+          m.sep |= has(unit_props::separator);
+          m.con |= has(unit_props::constituent);
+          const B w = p & B(unit_props::width_mask);
+          m.w1 |= same & Isa::bits(w == B(1u << unit_props::width_shift));
+          m.w2 |= same & Isa::bits(w == B(2u << unit_props::width_shift));
+          slow &= ~same;
+          continue;
+        }
       }
       const std::uint64_t exceptions = cache.exceptions[slot];
       const std::uint8_t props = cache.props[slot];

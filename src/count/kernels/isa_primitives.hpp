@@ -25,6 +25,8 @@ struct IsaOps;
 ///   le(a, b)                unsigned a <= b per byte
 ///   subs(a, b)              unsigned saturating a - b per byte
 ///   shift_right<K>(batch)   each byte >> K
+///   continuation(batch)     bytes 80..BF (one signed compare)
+///   count_into(counts, m)   counts + 1 in the bytes of m (per-byte counters)
 template <class Ops>
 concept BlockPrimitives = requires(typename Ops::batch v, typename Ops::batch_bool m) {
   { Ops::has_mask_registers } -> std::convertible_to<bool>;
@@ -39,6 +41,8 @@ concept BlockPrimitives = requires(typename Ops::batch v, typename Ops::batch_bo
   { Ops::le(v, v) } -> std::same_as<typename Ops::batch_bool>;
   { Ops::subs(v, v) } -> std::same_as<typename Ops::batch>;
   { Ops::template shift_right<4>(v) } -> std::same_as<typename Ops::batch>;
+  { Ops::continuation(v) } -> std::same_as<typename Ops::batch_bool>;
+  { Ops::count_into(v, m) } -> std::same_as<typename Ops::batch>;
 };
 
 /// has_shuffle (SSSE3 and up): byte table lookups.
@@ -52,10 +56,14 @@ concept ShufflePrimitives = requires(typename Ops::batch v) {
 };
 
 /// has_permute64 (AVX-512 VBMI): one lookup in a 64-byte table.
-///   permute64(table, index) byte i = table[index[i] & 63], like vpermb
+///   permute64(table, index)   byte i = table[index[i] & 63], like vpermb
+///   shift_right_words<K>(v)   each 16-bit word >> K: byte i's bits K..7
+///                             low, the next byte's low bits above them
+///                             (which permute64 does not read when K >= 2)
 template <class Ops>
 concept PermutePrimitives = requires(typename Ops::batch v) {
   { Ops::permute64(v, v) } -> std::same_as<typename Ops::batch>;
+  { Ops::template shift_right_words<2>(v) } -> std::same_as<typename Ops::batch>;
 };
 
 /// has_gather (AVX2 and up): 32-bit lanes (`wide`) and gathers.

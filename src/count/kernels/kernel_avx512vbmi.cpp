@@ -30,6 +30,10 @@ struct IsaOps<avx512vbmi> : Avx512Primitives<avx512vbmi> {
     // and trips -Wmaybe-uninitialized.
     return batch(_mm512_maskz_permutexvar_epi8(~__mmask64{0}, index, table));
   }
+  template <int K>
+  static batch shift_right_words(batch v) noexcept {
+    return batch(_mm512_srli_epi16(v, K));
+  }
 };
 
 template BodyResult count_body<avx512vbmi>(const Request &, const std::uint8_t *,

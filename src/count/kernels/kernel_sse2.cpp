@@ -32,6 +32,13 @@ struct IsaOps<xsimd::sse2> {
            static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(s, s)));
   }
   static batch_bool le(batch a, batch b) noexcept { return xsimd::min(a, b) == a; }
+  static batch_bool continuation(batch v) noexcept {
+    return batch_bool(_mm_cmpgt_epi8(_mm_set1_epi8(-64), v));
+  }
+  /// A true byte of m is 0xFF, that is -1.
+  static batch count_into(batch counts, batch_bool m) noexcept {
+    return batch(_mm_sub_epi8(counts, static_cast<__m128i>(m)));
+  }
   /// Unsigned saturating a - b per byte (xsimd's ssub does not compile at
   /// -O0 for AVX-512, where gcc's intrinsics are macros with C casts).
   static batch subs(batch a, batch b) noexcept { return batch(_mm_subs_epu8(a, b)); }

@@ -49,7 +49,7 @@ struct Utf8Units : Blocks<A> {
   };
 
   static std::uint64_t cont_bits(const Block &b) noexcept {
-    return bits(b, [](B v) { return (v & B(0xC0)) == B(0x80); });
+    return bits(b, [](B v) { return Isa::continuation(v); });
   }
 
   /// A block that the validator passed: every non-ASCII byte that is not a
@@ -82,7 +82,7 @@ struct Utf8Units : Blocks<A> {
     std::uint64_t longer[4] = {0, 0, 0, 0};  // leads of 3, 4, 5 and 6 bytes
     for (std::size_t l = 0; l < lanes; ++l) {
       const B v = b.v[l];
-      const auto cont = [](B x) { return (x & B(0xC0)) == B(0x80); };
+      const auto cont = [](B x) { return Isa::continuation(x); };
       // Leads needing at least 1..5 continuation bytes (glibc: C2-DF two
       // bytes, E0-EF three, F0-F7 four, F8-FB five, FC-FD six).
       const M need1 = Isa::le(B(0xC0), v);

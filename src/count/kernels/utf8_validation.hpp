@@ -53,46 +53,110 @@ struct Utf8Validation : Blocks<A> {
   static Validator validator() noexcept {
     constexpr std::uint8_t ascii = too_long;
     constexpr std::uint8_t cont = two_conts;
-    const B prev_high = table(ascii, ascii, ascii, ascii, ascii, ascii, ascii, ascii,  //
-                              cont, cont, cont, cont,                                  //
-                              too_short | overlong2,                                   // C
-                              too_short,                                               // D
-                              too_short | overlong3 | surrogate,                       // E
-                              too_short | too_large | large1000 | overlong4);          // F
-    const B prev_low = table(any_low | overlong3 | overlong2 | overlong4,              // 0
-                             any_low | overlong2,                                      // 1
-                             any_low, any_low,                                         // 2, 3
-                             any_low | too_large,                                      // 4
-                             any_low | too_large | large1000, any_low | too_large | large1000,
-                             any_low | too_large | large1000, any_low | too_large | large1000,
-                             any_low | too_large | large1000, any_low | too_large | large1000,
-                             any_low | too_large | large1000, any_low | too_large | large1000,
-                             any_low | too_large | large1000 | surrogate,  // D
-                             any_low | too_large | large1000, any_low | too_large | large1000);
+    constexpr std::uint8_t prev_high[16] = {ascii,
+                                            ascii,
+                                            ascii,
+                                            ascii,
+                                            ascii,
+                                            ascii,
+                                            ascii,
+                                            ascii,
+                                            cont,
+                                            cont,
+                                            cont,
+                                            cont,                                            //
+                                            too_short | overlong2,                           // C
+                                            too_short,                                       // D
+                                            too_short | overlong3 | surrogate,               // E
+                                            too_short | too_large | large1000 | overlong4};  // F
+    constexpr std::uint8_t prev_low[16] = {any_low | overlong3 | overlong2 | overlong4,      // 0
+                                           any_low | overlong2,                              // 1
+                                           any_low,
+                                           any_low,              // 2, 3
+                                           any_low | too_large,  // 4
+                                           any_low | too_large | large1000,
+                                           any_low | too_large | large1000,
+                                           any_low | too_large | large1000,
+                                           any_low | too_large | large1000,
+                                           any_low | too_large | large1000,
+                                           any_low | too_large | large1000,
+                                           any_low | too_large | large1000,
+                                           any_low | too_large | large1000,
+                                           any_low | too_large | large1000 | surrogate,  // D
+                                           any_low | too_large | large1000,
+                                           any_low | too_large | large1000};
     constexpr std::uint8_t lead = too_short;
-    const B cur_high =
-        table(lead, lead, lead, lead, lead, lead, lead, lead,
-              too_long | overlong2 | two_conts | overlong3 | large1000 | overlong4,  // 8
-              too_long | overlong2 | two_conts | overlong3 | too_large,              // 9
-              too_long | overlong2 | two_conts | surrogate | too_large,              // A
-              too_long | overlong2 | two_conts | surrogate | too_large,              // B
-              lead, lead, lead, lead);
-    return {prev_high, prev_low, cur_high};
+    constexpr std::uint8_t cur_high[16] = {
+        lead,
+        lead,
+        lead,
+        lead,
+        lead,
+        lead,
+        lead,
+        lead,
+        too_long | overlong2 | two_conts | overlong3 | large1000 | overlong4,  // 8
+        too_long | overlong2 | two_conts | overlong3 | too_large,              // 9
+        too_long | overlong2 | two_conts | surrogate | too_large,              // A
+        too_long | overlong2 | two_conts | surrogate | too_large,              // B
+        lead,
+        lead,
+        lead,
+        lead};
+    return {nibble_table(prev_high, true), nibble_table(prev_low, false),
+            nibble_table(cur_high, true)};
+  }
+
+  /// A table of 16 entries for by_high_nibble (high) or by_low_nibble.
+  static B nibble_table(const std::uint8_t (&entries)[16], bool high) noexcept {
+    alignas(64) std::uint8_t t[64];
+    for (unsigned k = 0; k < 64; ++k)
+      t[k] = Isa::has_permute64 && high ? entries[k >> 2] : entries[k & 15];
+    return B::load_aligned(t);
+  }
+
+  /// The entry of each byte's high nibble. With has_permute64 one permute
+  /// by bits 2-7 (a 64-entry table, nibble_table's), which needs no mask:
+  /// the permute reads six bits of the shifted word, where a byte shuffle
+  /// needs the byte's high nibble alone.
+  static B by_high_nibble(B table, B v) noexcept {
+    if constexpr (Isa::has_permute64)
+      return Isa::permute64(table, Isa::template shift_right_words<2>(v));
+    else
+      return Isa::lookup(table, Isa::template shift_right<4>(v));
+  }
+
+  /// The entry of each byte's low nibble; with has_permute64, again with no
+  /// mask (the table repeats every 16 entries).
+  static B by_low_nibble(B table, B v) noexcept {
+    if constexpr (Isa::has_permute64)
+      return Isa::permute64(table, v);
+    else
+      return Isa::lookup(table, v & B(0x0F));
   }
 
   /// True when the 64 bytes at a unit boundary are standard UTF-8, except
   /// that a sequence may be cut by the block's end.
   static bool valid_utf8(const Validator &t, const Block &b) noexcept {
+    return valid_utf8_after(t, b, B(0));  // a unit boundary: as if ASCII came before
+  }
+
+  /// The same for a block that follows, without a gap, a block whose last
+  /// vector is `before` and that passed: true when the sequences cut by
+  /// that block's end continue correctly here and this block is standard
+  /// UTF-8 but for a sequence its own end may cut. Every rule ties a byte
+  /// to at most the three before it, so the two verdicts together cover
+  /// every character that starts in the first block.
+  static bool valid_utf8_after(const Validator &t, const Block &b, B before) noexcept {
     B error(0);
-    B prev(0);  // a unit boundary: as if ASCII came before
+    B prev = before;
     for (std::size_t i = 0; i < lanes; ++i) {
       const B cur = b.v[i];
       const B prev1 = Isa::template shift_in<1>(cur, prev);
       const B prev2 = Isa::template shift_in<2>(cur, prev);
       const B prev3 = Isa::template shift_in<3>(cur, prev);
-      const B special = Isa::lookup(t.prev_high, Isa::template shift_right<4>(prev1)) &
-                        Isa::lookup(t.prev_low, prev1 & B(0x0F)) &
-                        Isa::lookup(t.cur_high, Isa::template shift_right<4>(cur));
+      const B special = by_high_nibble(t.prev_high, prev1) & by_low_nibble(t.prev_low, prev1) &
+                        by_high_nibble(t.cur_high, cur);
       // Third and fourth bytes of 3- and 4-byte sequences must be
       // continuations, which is when two_conts (0x80) is expected.
       const B must23 = Isa::subs(prev2, B(0xE0 - 0x80)) | Isa::subs(prev3, B(0xF0 - 0x80));
