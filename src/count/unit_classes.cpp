@@ -269,13 +269,10 @@ CellInfo UnitClasses::cell(std::uint32_t index, std::uint32_t count) const noexc
   info.props = static_cast<std::uint8_t>(props & ~cell_ready);
   info.exceptions = cell_exceptions_[index].load(std::memory_order_relaxed);
   // The cell's code points lie in one block of the lazy table (64 divides
-  // its block size), which computing the cell filled.
+  // its block size), which computing the cell filled (unless no memory
+  // could be had for it: then there is no table).
   static_assert(block_bits >= 6);
   info.table = wide_.find(std::size_t{index} << 6);
-  if (info.table == nullptr) {
-    (void)wide(static_cast<char32_t>(index) << 6);  // another thread may have computed the cell
-    info.table = wide_.find(std::size_t{index} << 6);
-  }
   // The cell's lead byte: two-byte forms below U+0800, three-byte below
   // U+10000 (four-byte leads are never examined).
   if (index >= 1024) return info;

@@ -192,40 +192,36 @@ struct SimdKernel : Blocks<A> {
     const std::size_t start = pos;
     std::uint64_t lines = 0;
     std::uint64_t conts = 0;
-    Block cur = load(p + pos);
-    for (bool more = true; more;) {
-      // Per-byte counters: a compare and a (masked) add a class, where a
-      // mask's popcount costs a move, the count and an add; they are
-      // summed before they can wrap.
-      B newline_counts[Base::lanes];
-      B cont_counts[Base::lanes];
-      for (std::size_t i = 0; i < Base::lanes; ++i) newline_counts[i] = cont_counts[i] = B(0);
-      for (unsigned k = 0; k < 255; ++k) {
-        if (pos + 128 + 5 > n) {
-          more = false;
-          break;
-        }
-        const Block next = load(p + pos + 64);
-        if (!Validation::valid_utf8_after(tables, next, cur.v[Base::lanes - 1])) {
-          more = false;
-          break;
-        }
-        for (std::size_t i = 0; i < Base::lanes; ++i) {
-          newline_counts[i] = Isa::count_into(newline_counts[i], cur.v[i] == B('\n'));
-          cont_counts[i] = Isa::count_into(cont_counts[i], Isa::continuation(cur.v[i]));
-        }
-        pos += 64;
-        if (sign_bits(next) == 0) {
-          more = false;
-          break;
-        }
-        cur = next;
-      }
+    // Per-byte counters: a compare and a (masked) add a class, where a
+    // mask's popcount costs a move, the count and an add; summed at the end
+    // and every 255 blocks, before they can wrap.
+    B newline_counts[Base::lanes];
+    B cont_counts[Base::lanes];
+    const auto sum_counts = [&] {
       for (std::size_t i = 0; i < Base::lanes; ++i) {
         lines += Isa::sum_bytes(newline_counts[i]);
         conts += Isa::sum_bytes(cont_counts[i]);
+        newline_counts[i] = cont_counts[i] = B(0);
       }
+    };
+    for (std::size_t i = 0; i < Base::lanes; ++i) newline_counts[i] = cont_counts[i] = B(0);
+    Block cur = load(p + pos);
+    for (unsigned since_sum = 0; pos + 128 + 5 <= n; ++since_sum) {
+      if (since_sum == 255) {
+        sum_counts();
+        since_sum = 0;
+      }
+      const Block next = load(p + pos + 64);
+      if (!Validation::valid_utf8_after(tables, next, cur.v[Base::lanes - 1])) break;
+      for (std::size_t i = 0; i < Base::lanes; ++i) {
+        newline_counts[i] = Isa::count_into(newline_counts[i], cur.v[i] == B('\n'));
+        cont_counts[i] = Isa::count_into(cont_counts[i], Isa::continuation(cur.v[i]));
+      }
+      pos += 64;
+      if (sign_bits(next) == 0) break;
+      cur = next;
     }
+    sum_counts();
     result.summary.lines += lines;
     result.summary.chars += (pos - start) - conts;
     return pos;

@@ -53,65 +53,44 @@ struct Utf8Validation : Blocks<A> {
   static Validator validator() noexcept {
     constexpr std::uint8_t ascii = too_long;
     constexpr std::uint8_t cont = two_conts;
-    constexpr std::uint8_t prev_high[16] = {ascii,
-                                            ascii,
-                                            ascii,
-                                            ascii,
-                                            ascii,
-                                            ascii,
-                                            ascii,
-                                            ascii,
-                                            cont,
-                                            cont,
-                                            cont,
-                                            cont,                                            //
-                                            too_short | overlong2,                           // C
-                                            too_short,                                       // D
-                                            too_short | overlong3 | surrogate,               // E
-                                            too_short | too_large | large1000 | overlong4};  // F
-    constexpr std::uint8_t prev_low[16] = {any_low | overlong3 | overlong2 | overlong4,      // 0
-                                           any_low | overlong2,                              // 1
-                                           any_low,
-                                           any_low,              // 2, 3
-                                           any_low | too_large,  // 4
-                                           any_low | too_large | large1000,
-                                           any_low | too_large | large1000,
-                                           any_low | too_large | large1000,
-                                           any_low | too_large | large1000,
-                                           any_low | too_large | large1000,
-                                           any_low | too_large | large1000,
-                                           any_low | too_large | large1000,
-                                           any_low | too_large | large1000,
-                                           any_low | too_large | large1000 | surrogate,  // D
-                                           any_low | too_large | large1000,
-                                           any_low | too_large | large1000};
+    const B prev_high = table(ascii, ascii, ascii, ascii, ascii, ascii, ascii, ascii,  //
+                              cont, cont, cont, cont,                                  //
+                              too_short | overlong2,                                   // C
+                              too_short,                                               // D
+                              too_short | overlong3 | surrogate,                       // E
+                              too_short | too_large | large1000 | overlong4);          // F
+    const B prev_low = table(any_low | overlong3 | overlong2 | overlong4,              // 0
+                             any_low | overlong2,                                      // 1
+                             any_low, any_low,                                         // 2, 3
+                             any_low | too_large,                                      // 4
+                             any_low | too_large | large1000, any_low | too_large | large1000,
+                             any_low | too_large | large1000, any_low | too_large | large1000,
+                             any_low | too_large | large1000, any_low | too_large | large1000,
+                             any_low | too_large | large1000, any_low | too_large | large1000,
+                             any_low | too_large | large1000 | surrogate,  // D
+                             any_low | too_large | large1000, any_low | too_large | large1000);
     constexpr std::uint8_t lead = too_short;
-    constexpr std::uint8_t cur_high[16] = {
-        lead,
-        lead,
-        lead,
-        lead,
-        lead,
-        lead,
-        lead,
-        lead,
-        too_long | overlong2 | two_conts | overlong3 | large1000 | overlong4,  // 8
-        too_long | overlong2 | two_conts | overlong3 | too_large,              // 9
-        too_long | overlong2 | two_conts | surrogate | too_large,              // A
-        too_long | overlong2 | two_conts | surrogate | too_large,              // B
-        lead,
-        lead,
-        lead,
-        lead};
+    const B cur_high =
+        table(lead, lead, lead, lead, lead, lead, lead, lead,
+              too_long | overlong2 | two_conts | overlong3 | large1000 | overlong4,  // 8
+              too_long | overlong2 | two_conts | overlong3 | too_large,              // 9
+              too_long | overlong2 | two_conts | surrogate | too_large,              // A
+              too_long | overlong2 | two_conts | surrogate | too_large,              // B
+              lead, lead, lead, lead);
     return {nibble_table(prev_high, true), nibble_table(prev_low, false),
             nibble_table(cur_high, true)};
   }
 
-  /// A table of 16 entries for by_high_nibble (high) or by_low_nibble.
-  static B nibble_table(const std::uint8_t (&entries)[16], bool high) noexcept {
+  /// A table of 16 entries (Blocks::table's, repeated in every 16-byte
+  /// lane) as by_high_nibble (high) or by_low_nibble reads it: with
+  /// has_permute64, entry k of a high-nibble table is entry k >> 2 (the
+  /// index is bits 2-7); the repeated table already serves the rest.
+  static B nibble_table(B repeated, bool high) noexcept {
+    if (!(Isa::has_permute64 && high)) return repeated;
+    alignas(64) std::uint8_t entries[64];
     alignas(64) std::uint8_t t[64];
-    for (unsigned k = 0; k < 64; ++k)
-      t[k] = Isa::has_permute64 && high ? entries[k >> 2] : entries[k & 15];
+    repeated.store_aligned(entries);
+    for (unsigned k = 0; k < 64; ++k) t[k] = entries[k >> 2];
     return B::load_aligned(t);
   }
 
