@@ -15,6 +15,13 @@ namespace fastwc::count {
 
 namespace {
 
+/// Serializes the publishers of lead planes, separator groups and rows of
+/// cells; readers never lock.
+std::mutex &publish_mutex() noexcept {
+  static std::mutex mutex;
+  return mutex;
+}
+
 std::uint8_t word_bits(locale::WordClass c) noexcept {
   switch (c) {
     case locale::WordClass::separator:
@@ -35,6 +42,8 @@ std::uint8_t width_bits(unsigned width) noexcept {
 
 UnitClasses::UnitClasses(const locale::CharClasses &classes, WordRule rule, bool nbsp_separates)
     : classes_(&classes), rule_(rule), nbsp_separates_(nbsp_separates) {
+  for (auto &row : lead_cells_)
+    for (std::uint8_t &entry : row) entry = cell_mixed;
   invalid_ = word_bits(locale::CharClasses::invalid_word_class(rule));
   bytes_match_c_ = true;
   ascii_match_c_ = true;
@@ -116,6 +125,8 @@ LeadPlanes UnitClasses::lead_planes() const noexcept {
   // The plane first: the groups of every lead in it were counted before it.
   planes.separator_pattern = separator_pattern_.load(std::memory_order_acquire);
   planes.separators = separator_groups_.data();
+  planes.cells_known = cells_known_.load(std::memory_order_acquire);
+  planes.cells = lead_cells_;
   planes.separator_count = separator_count_.load(std::memory_order_acquire);
   return planes;
 }
@@ -142,8 +153,15 @@ bool UnitClasses::note_slow_lead(std::uint8_t lead, std::uint32_t count) const n
   if (bmp_table_.load(std::memory_order_relaxed) == nullptr) {
     const std::uint64_t before = slow_chars_.load(std::memory_order_relaxed);
     slow_chars_.store(before + count, std::memory_order_relaxed);
-    if (before < bmp_table_threshold && before + count >= bmp_table_threshold && build_bmp_table())
+    if (before < bmp_table_threshold && before + count >= bmp_table_threshold &&
+        build_bmp_table()) {
+      // Every code point below U+20000 is cached now, so examining a lead
+      // costs a pass over cached bytes (all leads: 0.1 ms, a twentieth of
+      // the table), and the lead byte classifies where the table's gathers
+      // would (characters the table serves never count toward their lead).
+      resolve_all_leads();
       return true;
+    }
   }
   if (lead < 0xC2 || lead >= 0xF0) return false;  // 4- to 6-byte leads stay per character
   const std::size_t i = lead - 0xC0u;
@@ -162,8 +180,7 @@ bool UnitClasses::note_slow_lead(std::uint8_t lead, std::uint32_t count) const n
 }
 
 void UnitClasses::resolve_lead(std::uint8_t lead) const noexcept {
-  static std::mutex mutex;  // serializes publishers; readers never lock
-  const std::lock_guard<std::mutex> lock(mutex);
+  const std::lock_guard<std::mutex> lock(publish_mutex());
   const std::size_t i = lead - 0xC0u;
   if (lead_resolved_[i].load(std::memory_order_relaxed)) return;
   // The code points this lead can start in glibc's decoder: two-byte leads
@@ -188,6 +205,7 @@ void UnitClasses::resolve_lead(std::uint8_t lead) const noexcept {
     same_class = same_class && (p & unit_props::word_mask) == (props & unit_props::word_mask);
     same_width = same_width && (p & unit_props::width_mask) == (props & unit_props::width_mask);
   }
+  if (lead >= 0xE0) publish_cell_row(lead, first, last);
   // A lead whose characters all separate words would need its own plane;
   // none exists in glibc's locales, so such a lead just stays per character.
   if ((props & unit_props::separator) != 0) same_class = false;
@@ -205,6 +223,24 @@ void UnitClasses::resolve_lead(std::uint8_t lead) const noexcept {
   }
   if (!same_class) publish_separator_groups(lead, first, last);
   lead_resolved_[i].store(true, std::memory_order_relaxed);
+}
+
+void UnitClasses::publish_cell_row(std::uint8_t lead, char32_t first,
+                                   char32_t last) const noexcept {
+  // Every second byte the lead cannot take stays mixed: no valid character
+  // has it.
+  std::uint8_t(&row)[64] = lead_cells_[lead & 0x0F];
+  for (unsigned s = 0; s < 64; ++s) {
+    const char32_t cell = (static_cast<char32_t>(lead & 0x0F) << 12) | (s << 6);
+    std::uint8_t shared = cell_mixed;
+    if (cell >= first && cell + 63 <= last) {
+      shared = wide(cell);
+      for (char32_t c = cell + 1; c <= cell + 63 && shared != cell_mixed; ++c)
+        if (wide(c) != shared) shared = cell_mixed;
+    }
+    row[s] = shared;
+  }
+  cells_known_.fetch_or(std::uint64_t{1} << (lead - 0xC0u), std::memory_order_release);
 }
 
 void UnitClasses::publish_separator_groups(std::uint8_t lead, char32_t first,

@@ -61,6 +61,14 @@ struct LeadPlanes {
   /// array never changes once published, it only grows).
   const SeparatorGroup *separators;
   unsigned separator_count;
+  /// Three-byte leads whose row of `cells` is known (bit b: lead 0xC0 + b).
+  std::uint64_t cells_known;
+  /// For three-byte lead 0xE0 + h, entry s of row h describes the 64 code
+  /// points that start with the lead and second byte 0x80 + s: their
+  /// properties when all are the same, else cell_mixed. 64-byte rows, for
+  /// one byte permute by second byte; complete before the lead's bit is
+  /// published in cells_known, never changed afterwards.
+  const std::uint8_t (*cells)[64];
   /// The properties of every code point of planes 0 and 1 (U+0000..U+1FFFF:
   /// the BMP, and emoji), one byte each, plus three bytes of padding (so
   /// that a 32-bit load at any code point stays inside), or nullptr until
@@ -68,6 +76,10 @@ struct LeadPlanes {
   /// per-character way. Complete when published, never changed afterwards.
   const std::uint8_t *bmp;
 };
+
+/// In LeadPlanes::cells: the cell's code points do not all have the same
+/// properties (no property uses this bit).
+inline constexpr std::uint8_t cell_mixed = 0x80;
 
 /// 64 consecutive code points from a multiple of 64 (a cell): those share
 /// every byte of their UTF-8 form but the last, so a cell is a two-byte lead
@@ -174,6 +186,10 @@ class UnitClasses {
   std::uint8_t compute_wide(char32_t c) const noexcept;
   std::uint8_t wide_uncached(char32_t c) const noexcept;
   void resolve_lead(std::uint8_t lead) const noexcept;
+  /// For a three-byte lead (under the publishers' lock, unit_classes.cpp):
+  /// LeadPlanes::cells' row of the code points first..last it starts, and
+  /// its cells_known bit.
+  void publish_cell_row(std::uint8_t lead, char32_t first, char32_t last) const noexcept;
   /// For a lead whose characters are not all of one class (resolve_lead,
   /// which holds the lock): its separators as groups, when they are few.
   void publish_separator_groups(std::uint8_t lead, char32_t first, char32_t last) const noexcept;
@@ -204,6 +220,9 @@ class UnitClasses {
   mutable std::atomic<unsigned> separator_count_{0};
   /// Characters noted by note_slow_lead (relaxed; losing counts only delays).
   mutable std::atomic<std::uint64_t> slow_chars_{0};
+  /// LeadPlanes::cells and cells_known (written under resolve_lead's lock).
+  alignas(64) mutable std::uint8_t lead_cells_[16][64] = {};
+  mutable std::atomic<std::uint64_t> cells_known_{0};
   /// LeadPlanes::bmp: published once, complete (release / acquire).
   mutable std::atomic<std::uint8_t *> bmp_table_{nullptr};
 };

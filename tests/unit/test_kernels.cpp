@@ -429,3 +429,63 @@ TEST_CASE("kernels: characters looked up in the table of planes 0 and 1") {
   MESSAGE("kernel-vs-scalar comparisons with the BMP table: " << comparisons - before_case);
   CHECK(comparisons - before_case > 1000);
 }
+
+TEST_CASE("kernels: text that keeps to a few cells, then with every lead's row known") {
+  if (simd_kernels().empty()) return;
+  // Text in one script uses the same few cells (64 code points that share
+  // all bytes but the last) block after block: VBMI keeps them hot and
+  // classifies their characters by permutes of their tables, and once a
+  // lead is examined, by its row of uniform cells. Every code point of each
+  // chosen cell may occur, so a hot cell's exceptions (unassigned,
+  // combining, spaces) and a row's mixed cells are exercised too.
+  const std::vector<Case> cases = all_cases();
+  const std::uint64_t before_case = comparisons;
+  static constexpr char32_t cells[] = {0x0080, 0x00C0, 0x0380, 0x03C0, 0x0900,  0x1680, 0x2000,
+                                       0x3000, 0x3040, 0x3080, 0x30C0, 0x4DC0,  0xA000, 0xAC00,
+                                       0xD000, 0xD780, 0xD7C0, 0xFF00, 0x1F3C0, 0x1F600};
+  std::mt19937 rng(20261201);
+  std::uniform_int_distribution<std::size_t> pick_cell(0, std::size(cells) - 1);
+  std::uniform_int_distribution<int> pick(0, 63);
+  const auto encode = [](char32_t c, std::string &s) {
+    if (c < 0x800) {
+      s += static_cast<char>(0xC0 | (c >> 6));
+    } else if (c < 0x10000) {
+      s += static_cast<char>(0xE0 | (c >> 12));
+      s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    } else {
+      s += static_cast<char>(0xF0 | (c >> 18));
+      s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+      s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    }
+    s += static_cast<char>(0x80 | (c & 0x3F));
+  };
+  const auto few_cells_text = [&](std::size_t size) {
+    char32_t chosen[8];
+    const int used = 1 + pick(rng) % 8;
+    for (int k = 0; k < used; ++k) chosen[k] = cells[pick_cell(rng)];
+    std::string s;
+    while (s.size() < size) {
+      const int kind = pick(rng);
+      if (kind < 6) {
+        s += kind < 4 ? " " : kind == 4 ? "a\n" : "\377";
+      } else {
+        const char32_t base = chosen[pick(rng) % used];
+        // Mostly the cell's common characters, sometimes any of its 64.
+        encode(base + static_cast<char32_t>(kind < 40 ? 10 + pick(rng) % 8 : pick(rng)), s);
+      }
+    }
+    s.resize(size);
+    return s;
+  };
+  for (const bool rows : {false, true}) {
+    if (rows)
+      for (const WordRule rule :
+           {WordRule::printable_constituents, WordRule::non_space_constituents})
+        for (const bool nbsp : {true, false}) unit_classes(true, rule, nbsp).resolve_all_leads();
+    for (int round = 0; round < 150; ++round)
+      check_exact(few_cells_text(static_cast<std::size_t>(64 + 37 * round)), cases);
+    for (int round = 0; round < 3; ++round) check_exact(few_cells_text(40000 + 5 * round), cases);
+  }
+  MESSAGE("kernel-vs-scalar comparisons on few-cell text: " << comparisons - before_case);
+  CHECK(comparisons - before_case > 1000);
+}

@@ -56,6 +56,7 @@ struct CellClassifier : Blocks<A> {
   struct CellCache {
     static constexpr unsigned size = 16;
     std::uint32_t index[size];
+    std::uint32_t seen[size];  ///< the last cell found alone in a block here
     std::uint64_t exceptions[size];
     std::uint8_t props[size];
     const std::uint8_t *table[size];  ///< CellInfo::table
@@ -63,24 +64,49 @@ struct CellClassifier : Blocks<A> {
     /// not yet counted toward their lead's examination.
     std::uint32_t pending[16];
     /// Once the table exists: blocks go to it first while at least half of
-    /// the last 8 probed blocks mixed more cells than table_after_cells;
-    /// then every 64th block probes the cells again.
+    /// the last 8 probed blocks needed it anyway (they mixed more cells than
+    /// table_after_cells or, with has_permute64, left a character alone in
+    /// a cell: a gather costs the same for one character or sixteen); then
+    /// every 64th block probes the cells again.
     bool table_first;
-    std::uint8_t probes;  ///< bit i: the i-th last probe was over budget
+    std::uint8_t probes;  ///< bit i: the i-th last probe needed the table
     std::uint32_t since_probe;
+    /// With has_permute64: the cells (and rows of uniform cells) the loop
+    /// classified last, replaced round robin, which classify_hot matches
+    /// all at once before the loop.
+    struct Hot {
+      B lead;    ///< the lead byte, in every byte
+      B second;  ///< three- and four-byte cells: the second byte
+      B third;   ///< four-byte cells: the third byte
+      /// CellInfo::table, or for a row (length 0) LeadPlanes::cells' row
+      /// of the lead, looked up by the second byte
+      const std::uint8_t *table;
+      std::uint32_t cell;   ///< a cell's index; a row's: ~lead
+      std::uint32_t hits;   ///< characters matched, not yet in `pending`
+      std::uint8_t length;  ///< of the cell's characters, in bytes; 0: a row
+      std::uint8_t lead_byte;
+    };
+    static constexpr unsigned hot_size = 8;
+    Hot hot[hot_size];
+    unsigned hot_used;
+    unsigned hot_next;
   };
 
   static void clear(CellCache &cache) noexcept {
-    for (unsigned k = 0; k < CellCache::size; ++k) cache.index[k] = ~std::uint32_t{0};
+    for (unsigned k = 0; k < CellCache::size; ++k)
+      cache.index[k] = cache.seen[k] = ~std::uint32_t{0};
     for (unsigned k = 0; k < 16; ++k) cache.pending[k] = 0;
     cache.table_first = false;
     cache.probes = 0;
     cache.since_probe = 0;
+    cache.hot_used = 0;
+    cache.hot_next = 0;
   }
 
   /// Reports the pending counts (UnitClasses::note_slow_lead); true when
   /// the lead planes changed.
   static bool flush(const Request &r, CellCache &cache) noexcept {
+    for (unsigned k = 0; k < cache.hot_used; ++k) hot_hits_to_pending(cache, cache.hot[k]);
     bool changed = false;
     for (unsigned k = 0; k < 16; ++k) {
       if (cache.pending[k] == 0) continue;
@@ -91,16 +117,109 @@ struct CellClassifier : Blocks<A> {
     return changed;
   }
 
+  /// Gives the characters `chars` the properties `props`.
+  static void classify_as(std::uint8_t props, std::uint64_t chars, CharMasks &m) noexcept {
+    if ((props & unit_props::separator) != 0) m.sep |= chars;
+    if ((props & unit_props::constituent) != 0) m.con |= chars;
+    const unsigned w = (props & unit_props::width_mask) >> unit_props::width_shift;
+    if (w == 1) m.w1 |= chars;
+    if (w == 2) m.w2 |= chars;
+  }
+
+  static void hot_hits_to_pending(CellCache &cache, typename CellCache::Hot &h) noexcept {
+    if (h.length == 3) cache.pending[h.lead_byte & 0x0Fu] += h.hits;
+    h.hits = 0;
+  }
+
+  /// Makes a cell that the loop below classified one of the hot ones, in
+  /// place of the oldest.
+  static void make_hot(CellCache &cache, std::uint32_t cell, const std::uint8_t *table,
+                       const std::uint8_t *q, unsigned length) noexcept {
+    static_assert(Isa::has_permute64, "hot cells are for byte permutes");
+    for (unsigned k = 0; k < cache.hot_used; ++k)
+      if (cache.hot[k].cell == cell) return;
+    typename CellCache::Hot &h = cache.hot[cache.hot_next];
+    if (cache.hot_next < cache.hot_used) hot_hits_to_pending(cache, h);
+    h.lead = B(q[0]);
+    h.second = B(q[1]);
+    h.third = B(q[2]);
+    h.table = table;
+    h.cell = cell;
+    h.hits = 0;
+    h.length = static_cast<std::uint8_t>(length);
+    h.lead_byte = q[0];
+    if (cache.hot_used < CellCache::hot_size) ++cache.hot_used;
+    cache.hot_next = (cache.hot_next + 1) % CellCache::hot_size;
+  }
+
+  /// With has_permute64: classifies the characters among `slow` (valid,
+  /// not classified by lead) of the hot cells, all cells at once: per cell,
+  /// compares of its bytes and one permute of its table by the characters'
+  /// last bytes, no branch on the data. Returns the characters left.
+  /// The loop below goes one cell at a time, each step waiting for the
+  /// last (measured: 6-7 ns a cell, Greek); text in one script uses the
+  /// same few cells block after block.
+  template <bool Words, bool Width>
+  static std::uint64_t classify_hot(const Block &b, const std::uint8_t *q, std::uint64_t slow,
+                                    CharMasks &m, CellCache &cache) noexcept {
+    static_assert(Isa::has_permute64 && lanes == 1, "one 64-byte vector a block");
+    const B v = b.v[0];
+    const B next1 = B::load_unaligned(q + 1);
+    const B next2 = B::load_unaligned(q + 2);
+    const B next3 = B::load_unaligned(q + 3);
+    B props(0);
+    std::uint64_t matched = 0;
+    for (unsigned k = 0; k < cache.hot_used; ++k) {
+      typename CellCache::Hot &h = cache.hot[k];
+      M in = v == h.lead;
+      const B *last = &next1;
+      if (h.length == 0) {
+        // A row: by the second byte, but for its mixed cells.
+        const B p = Isa::permute64(B::load_unaligned(h.table), next1);
+        in = in && (p < B(cell_mixed));
+        props = xsimd::select(in, p, props);
+        matched |= slow & Isa::bits(in);
+        continue;
+      }
+      if (h.length >= 3) {
+        in = in && (next1 == h.second);
+        last = &next2;
+      }
+      if (h.length == 4) {
+        in = in && (next2 == h.third);
+        last = &next3;
+      }
+      props = xsimd::select(in, Isa::permute64(B::load_unaligned(h.table), *last), props);
+      const std::uint64_t mine = slow & Isa::bits(in);
+      h.hits += static_cast<std::uint32_t>(popcount(mine));
+      matched |= mine;
+    }
+    if (matched == 0) return slow;
+    const auto has = [&](std::uint8_t bit) {
+      return matched & Isa::bits((props & B(bit)) != B(0));
+    };
+    if constexpr (Words) {
+      m.sep |= has(unit_props::separator);
+      m.con |= has(unit_props::constituent);
+    }
+    if constexpr (Width) {
+      const B w = props & B(unit_props::width_mask);
+      m.w1 |= matched & Isa::bits(w == B(1u << unit_props::width_shift));
+      m.w2 |= matched & Isa::bits(w == B(2u << unit_props::width_shift));
+    }
+    return slow & ~matched;
+  }
+
   /// Classifies the multibyte characters `slow` (valid, not classified by
   /// lead) by their cell (UnitClasses::cell): one cell at a time, all of its
   /// characters in the block at once, but for the cell's exceptions.
-  /// Returns the characters left: exceptions (none with has_permute64) and
-  /// characters above plane 1,
-  /// and every character of the cells beyond the first `cells` (then
-  /// `over_budget` is set).
+  /// Returns the characters left: characters above plane 1, exceptions
+  /// (none with has_permute64), characters alone in a cell not cached, and
+  /// every character of the cells beyond the first `cells`. The last kind
+  /// sets `table_needed`, and with has_permute64 the one before it too.
   static std::uint64_t classify(const Request &r, const Block &b, const std::uint8_t *q,
                                 std::uint64_t slow, CharMasks &m, LeadTables &tables,
-                                CellCache &cache, unsigned cells, bool &over_budget) noexcept {
+                                CellCache &cache, unsigned cells, bool &table_needed) noexcept {
     // q[64..68] are readable (utf8_plan's loop condition), so are these.
     const Block next1 = load(q + 1);
     const Block next2 = load(q + 2);
@@ -108,7 +227,7 @@ struct CellClassifier : Blocks<A> {
     std::uint64_t rest = 0;
     for (; slow != 0; --cells) {
       if (cells == 0) {
-        over_budget = true;  // the rest is the table's
+        table_needed = true;  // the rest is the table's
         return rest | slow;
       }
       const unsigned i = static_cast<unsigned>(__builtin_ctzll(slow));
@@ -125,6 +244,22 @@ struct CellClassifier : Blocks<A> {
       std::uint32_t cell = lead & 0x1Fu;
       const Block *last = &next1;
       if (lead >= 0xE0) {
+        if constexpr (Isa::has_permute64) {
+          // A uniform cell of a lead whose row is known: the lead's whole
+          // row becomes hot (Hangul: one row for every syllable of EA or
+          // ED). Without the hot cells, classifying such cells here one at
+          // a time was slower than the table (Korean 0.75x).
+          if (lead < 0xF0 && ((tables.cells_known >> (lead - 0xC0u)) & 1) != 0) {
+            const std::uint8_t *row = tables.cells[lead & 0x0Fu];
+            if (const std::uint8_t props = row[second & 0x3Fu]; props != cell_mixed) {
+              same &= bits(next1, [second](B v) { return v == B(second); });
+              make_hot(cache, ~std::uint32_t{lead}, row, q + i, 0);
+              classify_as(props, same, m);
+              slow &= ~same;
+              continue;
+            }
+          }
+        }
         same &= bits(next1, [second](B v) { return v == B(second); });
         if (lead == 0xF0) {
           // U+10000..U+1FFFF: F0 9x yy zz, cells 1024..2047.
@@ -147,12 +282,16 @@ struct CellClassifier : Blocks<A> {
           tables = LeadClassifier<A>::lead_tables(r.classes->lead_planes());
       }
       if (cache.index[slot] != cell) {
-        if ((same & (same - 1)) == 0) {
-          // Alone in its cell and not cached: one by one is cheaper than
-          // fetching the cell (random bytes, or CJK before its lead's
-          // planes are known, where nearly every character has its own).
+        if ((same & (same - 1)) == 0 && (!Isa::has_permute64 || cache.seen[slot] != cell)) {
+          // Alone in its cell, and neither cached nor seen alone in it
+          // lately: one by one is cheaper than fetching the cell (random
+          // bytes, or CJK before its lead's planes are known, where nearly
+          // every character has its own). Seen again, the cell is fetched:
+          // punctuation comes one character a block.
+          cache.seen[slot] = cell;
           rest |= same;
           slow &= ~same;
+          table_needed = table_needed || Isa::has_permute64;
           continue;
         }
         const CellInfo info = r.classes->cell(cell, static_cast<std::uint32_t>(popcount(same)));
@@ -167,6 +306,7 @@ struct CellClassifier : Blocks<A> {
         // no exceptions left for the one-by-one path.
         static_assert(lanes == 1, "one 64-byte vector a block");
         if (const std::uint8_t *table = cache.table[slot]) {
+          make_hot(cache, cell, table, q + i, lead < 0xE0 ? 2u : lead < 0xF0 ? 3u : 4u);
           const B p = Isa::permute64(B::load_unaligned(table), last->v[0]);
           const auto has = [&](std::uint8_t bit) { return same & Isa::bits((p & B(bit)) != B(0)); };
           m.sep |= has(unit_props::separator);
@@ -181,12 +321,7 @@ struct CellClassifier : Blocks<A> {
       const std::uint64_t exceptions = cache.exceptions[slot];
       const std::uint8_t props = cache.props[slot];
       const std::uint64_t odd = exceptions != 0 ? same & exception_bits(*last, exceptions) : 0;
-      const std::uint64_t normal = same & ~odd;
-      if ((props & unit_props::separator) != 0) m.sep |= normal;
-      if ((props & unit_props::constituent) != 0) m.con |= normal;
-      const unsigned w = (props & unit_props::width_mask) >> unit_props::width_shift;
-      if (w == 1) m.w1 |= normal;
-      if (w == 2) m.w2 |= normal;
+      classify_as(props, same & ~odd, m);
       rest |= odd;
       slow &= ~same;
     }
@@ -197,8 +332,11 @@ struct CellClassifier : Blocks<A> {
   /// before the rest go to the table. Measured: one-script lines
   /// (bench_kernels' multilingual corpus) ran at 2.8 GB/s table-first and
   /// 4.2 GB/s with 4 cells first; scripts mixed within lines (bench/run's)
-  /// ran 1.3-2x slower with any cells first, hence the probing.
-  static constexpr unsigned table_after_cells = 4;
+  /// ran 1.3-2x slower with any cells first, hence the probing. With the
+  /// hot cells, a block that still has more than two cells for the loop
+  /// is better off at the table (emoji-dense text, GNU 9.5's rule: 1.02 ->
+  /// 1.43 GB/s; no other corpus changed).
+  static constexpr unsigned table_after_cells = Isa::has_permute64 ? 2 : 4;
 };
 
 }  // namespace fastwc::count::kernels

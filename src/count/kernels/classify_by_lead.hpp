@@ -44,6 +44,8 @@ struct LeadClassifier : Blocks<A> {
     const std::uint8_t *bmp;           ///< LeadPlanes::bmp
     const SeparatorGroup *separators;  ///< LeadPlanes::separators
     unsigned separator_count;          ///< LeadPlanes::separator_count
+    std::uint64_t cells_known;         ///< LeadPlanes::cells_known
+    const std::uint8_t (*cells)[64];   ///< LeadPlanes::cells
   };
 
   static constexpr std::uint8_t by_lead_same_class = 1;
@@ -84,7 +86,8 @@ struct LeadClassifier : Blocks<A> {
     return {B::load_aligned(t[0]), B::load_aligned(t[1]),
             B::load_aligned(t[2]), select,
             B::load_aligned(t[3]), planes.bmp,
-            planes.separators,     planes.separator_count};
+            planes.separators,     planes.separator_count,
+            planes.cells_known,    planes.cells};
   }
 
   /// The multibyte characters that their lead byte alone classifies, with

@@ -117,19 +117,26 @@ struct SimdKernel : Blocks<A> {
               slow = Separators::classify(tables, b, q, slow, m,
                                           Isa::has_gather && tables.bmp != nullptr);
           }
-          // Text in one script keeps to a few cells a block, which the cell
-          // cache answers at once; text that mixes more cells than that
-          // goes to the table, whose gathers cost the same for any mix.
+          // Text in one script keeps to a few cells a block, which the hot
+          // cells and the cell cache answer at once; text that mixes more
+          // cells than that goes to the table, whose gathers cost the same
+          // for any mix (then the hot cells would only add their cost).
           unsigned cells = 64;  // no budget: a block has at most 64 characters
+          bool probe = true;
           if (Isa::has_gather && tables.bmp != nullptr) {
-            const bool probe = !cache.table_first || (++cache.since_probe & 63) == 0;
+            probe = !cache.table_first || (++cache.since_probe & 63) == 0;
             cells = probe ? Cells::table_after_cells : 0;
           }
+          if constexpr (Isa::has_permute64) {
+            if (slow != 0 && probe && cache.hot_used != 0)
+              slow = Cells::template classify_hot<Words, Width>(b, q, slow, m, cache);
+          }
           if (slow != 0 && cells != 0) {
-            bool over_budget = false;
-            slow = Cells::classify(r, b, q, slow, m, tables, cache, cells, over_budget);
+            bool table_needed = false;
+            slow = Cells::classify(r, b, q, slow, m, tables, cache, cells, table_needed);
             if (cells == Cells::table_after_cells) {
-              cache.probes = static_cast<std::uint8_t>((cache.probes << 1) | (over_budget ? 1 : 0));
+              cache.probes =
+                  static_cast<std::uint8_t>((cache.probes << 1) | (table_needed ? 1 : 0));
               cache.table_first = popcount(cache.probes) >= 4;
             }
           }
