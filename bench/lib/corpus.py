@@ -358,6 +358,23 @@ def write_scripts(root, size, log=print):
     return paths
 
 
+def ensure_scripts(root, size, log=print):
+    """Like write_scripts, but reuses root's corpora when its manifest says they are this size and version."""
+    want = {"generator_version": GENERATOR_VERSION, "seed": SEED, "size": size, "scripts": SCRIPTS}
+    paths = {script: os.path.join(root, script + ".txt") for script in SCRIPTS}
+    try:
+        with open(_manifest_path(root)) as f:
+            if json.load(f) == want and all(os.path.getsize(p) == size for p in paths.values()):
+                log(f"corpus: reusing {root} ({size} bytes per script)")
+                return paths
+    except (OSError, ValueError):
+        pass
+    write_scripts(root, size, log)
+    with open(_manifest_path(root), "w") as f:
+        json.dump(want, f)
+    return paths
+
+
 if __name__ == "__main__":
     import argparse
 

@@ -235,6 +235,34 @@ def evaluate(b, rss_rows):
             "counting, on both CPUs (user time): the characters that their lead byte and the few cells a block "
             "keeps do not classify are looked up in the table of planes 0-1 with AVX-512/AVX2 gathers (about "
             "3.9 ns a gather whatever number of its lanes are active)." if label != "-m" else SHARED_CPUS))
+    goals += script_goals(b)
+    return goals
+
+
+# Per-script corpora: each count against `fastwc -l` on the same file (the multilingual issue's end-to-end goals).
+SCRIPT_TARGETS = [("default", 0.4), ("-w", 0.4), ("-L", 0.3), ("-m", 0.85)]
+
+
+def script_goals(b):
+    """One goal a count: its worst ratio over the per-script corpora, naming each corpus's."""
+    names = sorted({r["corpus"] for r in b.find(group="scripts") if r.get("corpus")})
+    goals = []
+    for label, target in SCRIPT_TARGETS:
+        ratios = []
+        for name in names:
+            base = _fast(b, "scripts", (name, "-l", "file", "C.UTF-8"))
+            row = _fast(b, "scripts", (name, label, "file", "C.UTF-8"))
+            ratio = _ratio(row, base)
+            if ratio is not None:
+                ratios.append((ratio, name.split()[-1]))
+        mode = "wc" if label == "default" else f"wc {label}"
+        worst = min(ratios) if ratios else None
+        goals.append(_goal(
+            f"`fast{mode}` vs `fastwc -l`, every per-script corpus (worst shown), LC_ALL=C.UTF-8", target,
+            worst[0] if worst else None, ", ".join(f"{n} {r:.2f}" for r, n in sorted(ratios)),
+            "counting, on both CPUs (user time): bench/micro/RESULTS.md has each corpus's kernel speed and what "
+            "limits it (emoji and mixed scripts: the table's gathers)." if label != "-m" else SHARED_CPUS,
+            "no per-script rows (--only without scripts)"))
     return goals
 
 
