@@ -64,10 +64,11 @@ struct CellClassifier : Blocks<A> {
     /// not yet counted toward their lead's examination.
     std::uint32_t pending[16];
     /// Once the table exists: blocks go to it first while at least half of
-    /// the last 8 probed blocks needed it anyway (they mixed more cells than
-    /// table_after_cells or, with has_permute64, left a character alone in
-    /// a cell: a gather costs the same for one character or sixteen); then
-    /// every 64th block probes the cells again.
+    /// the last 8 probed blocks mixed more cells than table_after_cells;
+    /// then every 64th block probes the cells again. (Counting characters
+    /// left alone in their cell as a reason too, measured: a chunk's first
+    /// blocks, whose cells are new, then sent every other 256 KiB chunk of
+    /// Chinese table-first for good, 1.2 GB/s against 2.7.)
     bool table_first;
     std::uint8_t probes;  ///< bit i: the i-th last probe needed the table
     std::uint32_t since_probe;
@@ -215,8 +216,8 @@ struct CellClassifier : Blocks<A> {
   /// characters in the block at once, but for the cell's exceptions.
   /// Returns the characters left: characters above plane 1, exceptions
   /// (none with has_permute64), characters alone in a cell not cached, and
-  /// every character of the cells beyond the first `cells`. The last kind
-  /// sets `table_needed`, and with has_permute64 the one before it too.
+  /// every character of the cells beyond the first `cells` (which sets
+  /// `table_needed`).
   static std::uint64_t classify(const Request &r, const Block &b, const std::uint8_t *q,
                                 std::uint64_t slow, CharMasks &m, LeadTables &tables,
                                 CellCache &cache, unsigned cells, bool &table_needed) noexcept {
@@ -291,7 +292,6 @@ struct CellClassifier : Blocks<A> {
           cache.seen[slot] = cell;
           rest |= same;
           slow &= ~same;
-          table_needed = table_needed || Isa::has_permute64;
           continue;
         }
         const CellInfo info = r.classes->cell(cell, static_cast<std::uint32_t>(popcount(same)));
