@@ -167,10 +167,13 @@ bool UnitClasses::note_slow_lead(std::uint8_t lead, std::uint32_t count) const n
   const std::size_t i = lead - 0xC0u;
   // Examining a lead asks the C library about all its code points (64 for
   // two-byte leads, 4096 for three-byte ones); wait until per-character
-  // lookups would have cost about as much (the ski-rental rule). The tally
+  // lookups would have cost about as much (the ski-rental rule: a
+  // three-byte lead's 4096 cost about 0.15 ms, its characters one by one
+  // about 20 ns each at first; unit_classes.hpp's bmp_table_threshold has
+  // the measurements). The tally
   // is a relaxed load and store, not an atomic increment: losing a count to
   // a race only delays the examination.
-  const std::uint32_t threshold = lead < 0xE0 ? 1024 : 32768;
+  const std::uint32_t threshold = lead < 0xE0 ? 1024 : 8192;
   const std::uint32_t before = lead_hits_[i].load(std::memory_order_relaxed);
   if (before >= threshold) return false;
   lead_hits_[i].store(before + count, std::memory_order_relaxed);

@@ -165,10 +165,13 @@ class UnitClasses {
 
   /// Characters classified one by one (or by cell) before the table of
   /// planes 0 and 1 (LeadPlanes::bmp) is built. Building it asks the C
-  /// library about 129,000 code points (2 ms here); by the ski-rental rule
-  /// it is built once per-character lookups (about 4 ns each) have cost
-  /// about as much.
-  static constexpr std::uint64_t bmp_table_threshold = std::uint64_t{1} << 19;
+  /// library about 129,000 code points (4-5 ms here); by the ski-rental
+  /// rule it is built once per-character lookups have cost about as much:
+  /// at a file's start, where those also fill the lazy tables, about 20 ns
+  /// each (measured: the first MiB of Chinese took 8 ms). Halving it from
+  /// 2^19, with the three-byte leads' 32768 -> 8192: `fastwc -w` on 2 MB of
+  /// Chinese 12.4 -> 6.2 ms, on 128 MiB 61 -> 50 ms, 200 KB 5.5 -> 3.9 ms.
+  static constexpr std::uint64_t bmp_table_threshold = std::uint64_t{1} << 18;
   /// Builds the table of planes 0 and 1 now (tests use it to reach the
   /// table's kernels on small inputs); false when there is no memory for it.
   bool build_bmp_table() const noexcept;
