@@ -184,7 +184,8 @@ class UnitClasses {
   static std::uint8_t c_locale_byte(std::uint8_t b, WordRule rule, bool a0_separates) noexcept;
 
  private:
-  static constexpr unsigned block_bits = 8;
+  /// A cell a block, as CharClasses' blocks (char_classes.hpp says why).
+  static constexpr unsigned block_bits = 6;
 
   std::uint8_t compute_wide(char32_t c) const noexcept;
   std::uint8_t wide_uncached(char32_t c) const noexcept;

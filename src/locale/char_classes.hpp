@@ -128,7 +128,12 @@ class CharClasses {
 
   /// Code points below this bound are cached; above it they are computed.
   static constexpr char32_t cached_limit = 0x110000;
-  static constexpr unsigned block_bits = 8;
+  /// 64 code points a block: text in a script with thousands of
+  /// characters (CJK) touches a new block with nearly every character at
+  /// first, and each costs a C library call a code point (measured: with
+  /// 256, `fastwc -w` on 20 KB of Chinese 1.67 ms, with 64 1.57; GNU wc
+  /// 1.48, its start-up alone 0.03 less than fastwc's).
+  static constexpr unsigned block_bits = 6;
 
  private:
   CharInfo compute_wide(char32_t c) const noexcept;
