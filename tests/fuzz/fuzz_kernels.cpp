@@ -9,7 +9,9 @@
 // option sets count with every lead byte examined (its lead planes and
 // separator patterns, UnitClasses::resolve_all_leads) and the BMP table
 // (UnitClasses::build_bmp_table) from the first input on, the other half
-// without them, as before enough characters have been seen.
+// without them, as before enough characters have been seen; the seeds
+// kana_cells and hangul_rows keep to a few cells, which the VBMI kernel
+// then matches as hot cells and rows (classify_by_cell.hpp).
 #include <cstddef>
 #include <cstdint>
 

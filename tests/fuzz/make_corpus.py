@@ -34,6 +34,12 @@ TEXTS = {
     "emoji_run": ("😀" * 40 + "\n").encode(),
     "mixed_dense": "x \u202f\u00a0 中 ".encode() + b"\xff\t\r" + b"\xe2\x80\xaf" * 8,
     "quirk_straddle": b"x " * 5 + b"\xe2\x80\xaf" + b" " * 10 + b"\xe3\x80\x80y",
+    # A few cells block after block (the VBMI kernel's hot cells), with
+    # their exceptions: unassigned U+3097, combining U+3099, U+3000.
+    "kana_cells": ("ひらがなとカタカナ、\u3097\u3099。\u3000「かなカナ」" * 6 + "\n").encode(),
+    # Hangul of leads EA and ED (rows of uniform cells) and ED 9E's mixed
+    # cell (U+D7A3, then unassigned U+D7A4).
+    "hangul_rows": ("가각갂 힝힣\ud7a4 한국어 \ud7b0" * 8 + "\n").encode(),
 }
 
 # Option bytes (fuzz_support.hpp): bit 0 UTF-8, bit 1 GNU 9.5 word rule,
