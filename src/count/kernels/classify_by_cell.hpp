@@ -4,13 +4,14 @@
 // points share, plus an exception bit map; with VBMI, the cell's 64
 // properties, looked up by the last byte with one permute), all of a
 // cell's characters in a block at once, with a small cache of the cells in
-// use.
+// use, and with VBMI the hot cells before it (classify_by_hot_cells.hpp).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #include "count/kernels/blocks.hpp"
+#include "count/kernels/classify_by_hot_cells.hpp"
 #include "count/kernels/classify_by_lead.hpp"
 #include "count/kernels/kernel.hpp"
 // Only UnitClasses' out-of-line members are called here.
@@ -34,6 +35,7 @@ struct CellClassifier : Blocks<A> {
   using typename Base::Isa;
   using typename Base::M;
   using LeadTables = typename LeadClassifier<A>::LeadTables;
+  using Hot = HotCellClassifier<A>;
 
   /// Bit i: bit (last[i] & 63) of `exceptions` is set, for the bytes
   /// `last` that end the characters of one cell.
@@ -51,7 +53,7 @@ struct CellClassifier : Blocks<A> {
   }
 
   /// The cells (UnitClasses::cell) a kernel call has used lately,
-  /// direct-mapped, so that a hot cell costs no call. Only a miss counts its
+  /// direct-mapped, so that a cell in use costs no call. Only a miss counts its
   /// characters toward the lead's examination, which only delays that.
   struct CellCache {
     static constexpr unsigned size = 16;
@@ -72,25 +74,9 @@ struct CellClassifier : Blocks<A> {
     bool table_first;
     std::uint8_t probes;  ///< bit i: the i-th last probe needed the table
     std::uint32_t since_probe;
-    /// With has_permute64: the cells (and rows of uniform cells) the loop
-    /// classified last, replaced round robin, which classify_hot matches
-    /// all at once before the loop.
-    struct Hot {
-      B lead;    ///< the lead byte, in every byte
-      B second;  ///< three- and four-byte cells: the second byte
-      B third;   ///< four-byte cells: the third byte
-      /// CellInfo::table, or for a row (length 0) LeadPlanes::cells' row
-      /// of the lead, looked up by the second byte
-      const std::uint8_t *table;
-      std::uint32_t cell;   ///< a cell's index; a row's: ~lead
-      std::uint32_t hits;   ///< characters matched, not yet in `pending`
-      std::uint8_t length;  ///< of the cell's characters, in bytes; 0: a row
-      std::uint8_t lead_byte;
-    };
-    static constexpr unsigned hot_size = 8;
-    Hot hot[hot_size];
-    unsigned hot_used;
-    unsigned hot_next;
+    /// With has_permute64: the cells the loop classified last
+    /// (classify_by_hot_cells.hpp).
+    typename Hot::HotSet hot;
   };
 
   static void clear(CellCache &cache) noexcept {
@@ -100,14 +86,13 @@ struct CellClassifier : Blocks<A> {
     cache.table_first = false;
     cache.probes = 0;
     cache.since_probe = 0;
-    cache.hot_used = 0;
-    cache.hot_next = 0;
+    Hot::clear(cache.hot);
   }
 
   /// Reports the pending counts (UnitClasses::note_slow_lead); true when
   /// the lead planes changed.
   static bool flush(const Request &r, CellCache &cache) noexcept {
-    for (unsigned k = 0; k < cache.hot_used; ++k) hot_hits_to_pending(cache, cache.hot[k]);
+    Hot::drain_hits(cache.hot, cache.pending);
     bool changed = false;
     for (unsigned k = 0; k < 16; ++k) {
       if (cache.pending[k] == 0) continue;
@@ -125,90 +110,6 @@ struct CellClassifier : Blocks<A> {
     const unsigned w = (props & unit_props::width_mask) >> unit_props::width_shift;
     if (w == 1) m.w1 |= chars;
     if (w == 2) m.w2 |= chars;
-  }
-
-  static void hot_hits_to_pending(CellCache &cache, typename CellCache::Hot &h) noexcept {
-    if (h.length == 3) cache.pending[h.lead_byte & 0x0Fu] += h.hits;
-    h.hits = 0;
-  }
-
-  /// Makes a cell that the loop below classified one of the hot ones, in
-  /// place of the oldest.
-  static void make_hot(CellCache &cache, std::uint32_t cell, const std::uint8_t *table,
-                       const std::uint8_t *q, unsigned length) noexcept {
-    static_assert(Isa::has_permute64, "hot cells are for byte permutes");
-    for (unsigned k = 0; k < cache.hot_used; ++k)
-      if (cache.hot[k].cell == cell) return;
-    typename CellCache::Hot &h = cache.hot[cache.hot_next];
-    if (cache.hot_next < cache.hot_used) hot_hits_to_pending(cache, h);
-    h.lead = B(q[0]);
-    h.second = B(q[1]);
-    h.third = B(q[2]);
-    h.table = table;
-    h.cell = cell;
-    h.hits = 0;
-    h.length = static_cast<std::uint8_t>(length);
-    h.lead_byte = q[0];
-    if (cache.hot_used < CellCache::hot_size) ++cache.hot_used;
-    cache.hot_next = (cache.hot_next + 1) % CellCache::hot_size;
-  }
-
-  /// With has_permute64: classifies the characters among `slow` (valid,
-  /// not classified by lead) of the hot cells, all cells at once: per cell,
-  /// compares of its bytes and one permute of its table by the characters'
-  /// last bytes, no branch on the data. Returns the characters left.
-  /// The loop below goes one cell at a time, each step waiting for the
-  /// last (measured: 6-7 ns a cell, Greek); text in one script uses the
-  /// same few cells block after block.
-  template <bool Words, bool Width>
-  static std::uint64_t classify_hot(const Block &b, const std::uint8_t *q, std::uint64_t slow,
-                                    CharMasks &m, CellCache &cache) noexcept {
-    static_assert(Isa::has_permute64 && lanes == 1, "one 64-byte vector a block");
-    const B v = b.v[0];
-    const B next1 = B::load_unaligned(q + 1);
-    const B next2 = B::load_unaligned(q + 2);
-    const B next3 = B::load_unaligned(q + 3);
-    B props(0);
-    std::uint64_t matched = 0;
-    for (unsigned k = 0; k < cache.hot_used; ++k) {
-      typename CellCache::Hot &h = cache.hot[k];
-      M in = v == h.lead;
-      const B *last = &next1;
-      if (h.length == 0) {
-        // A row: by the second byte, but for its mixed cells.
-        const B p = Isa::permute64(B::load_unaligned(h.table), next1);
-        in = in && (p < B(cell_mixed));
-        props = xsimd::select(in, p, props);
-        matched |= slow & Isa::bits(in);
-        continue;
-      }
-      if (h.length >= 3) {
-        in = in && (next1 == h.second);
-        last = &next2;
-      }
-      if (h.length == 4) {
-        in = in && (next2 == h.third);
-        last = &next3;
-      }
-      props = xsimd::select(in, Isa::permute64(B::load_unaligned(h.table), *last), props);
-      const std::uint64_t mine = slow & Isa::bits(in);
-      h.hits += static_cast<std::uint32_t>(popcount(mine));
-      matched |= mine;
-    }
-    if (matched == 0) return slow;
-    const auto has = [&](std::uint8_t bit) {
-      return matched & Isa::bits((props & B(bit)) != B(0));
-    };
-    if constexpr (Words) {
-      m.sep |= has(unit_props::separator);
-      m.con |= has(unit_props::constituent);
-    }
-    if constexpr (Width) {
-      const B w = props & B(unit_props::width_mask);
-      m.w1 |= matched & Isa::bits(w == B(1u << unit_props::width_shift));
-      m.w2 |= matched & Isa::bits(w == B(2u << unit_props::width_shift));
-    }
-    return slow & ~matched;
   }
 
   /// Classifies the multibyte characters `slow` (valid, not classified by
@@ -254,7 +155,7 @@ struct CellClassifier : Blocks<A> {
             const std::uint8_t *row = tables.cells[lead & 0x0Fu];
             if (const std::uint8_t props = row[second & 0x3Fu]; props != cell_mixed) {
               same &= bits(next1, [second](B v) { return v == B(second); });
-              make_hot(cache, ~std::uint32_t{lead}, row, q + i, 0);
+              Hot::add(cache.hot, ~std::uint32_t{lead}, row, q + i, 0, cache.pending);
               classify_as(props, same, m);
               slow &= ~same;
               continue;
@@ -306,7 +207,11 @@ struct CellClassifier : Blocks<A> {
         // no exceptions left for the one-by-one path.
         static_assert(lanes == 1, "one 64-byte vector a block");
         if (const std::uint8_t *table = cache.table[slot]) {
-          make_hot(cache, cell, table, q + i, lead < 0xE0 ? 2u : lead < 0xF0 ? 3u : 4u);
+          Hot::add(cache.hot, cell, table, q + i,
+                   lead < 0xE0   ? 2u
+                   : lead < 0xF0 ? 3u
+                                 : 4u,
+                   cache.pending);
           const B p = Isa::permute64(B::load_unaligned(table), last->v[0]);
           const auto has = [&](std::uint8_t bit) { return same & Isa::bits((p & B(bit)) != B(0)); };
           m.sep |= has(unit_props::separator);

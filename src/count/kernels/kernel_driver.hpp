@@ -36,6 +36,7 @@
 #include "count/kernels/blocks.hpp"
 #include "count/kernels/c_byte_classes.hpp"
 #include "count/kernels/classify_by_cell.hpp"
+#include "count/kernels/classify_by_hot_cells.hpp"
 #include "count/kernels/classify_by_lead.hpp"
 #include "count/kernels/classify_by_separators.hpp"
 #include "count/kernels/classify_by_table.hpp"
@@ -70,6 +71,7 @@ struct SimdKernel : Blocks<A> {
   using LeadTables = typename Lead::LeadTables;
   using Cells = CellClassifier<A>;
   using CellCache = typename Cells::CellCache;
+  using HotCells = HotCellClassifier<A>;
   using Table = TableClassifier<A>;
   using Separators = SeparatorClassifier<A>;
 
@@ -128,8 +130,8 @@ struct SimdKernel : Blocks<A> {
             cells = probe ? Cells::table_after_cells : 0;
           }
           if constexpr (Isa::has_permute64) {
-            if (slow != 0 && probe && cache.hot_used != 0)
-              slow = Cells::template classify_hot<Words, Width>(b, q, slow, m, cache);
+            if (slow != 0 && probe && cache.hot.used != 0)
+              slow = HotCells::template classify<Words, Width>(b, q, slow, m, cache.hot);
           }
           if (slow != 0 && cells != 0) {
             bool table_needed = false;
