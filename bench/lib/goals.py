@@ -239,7 +239,7 @@ def evaluate(b, rss_rows):
     return goals
 
 
-# Per-script corpora: each count against `fastwc -l` on the same file (the multilingual issue's end-to-end goals).
+# Per-script corpora: each count against `fastwc -l` on the same file (the multilingual end-to-end goals).
 SCRIPT_TARGETS = [("default", 0.4), ("-w", 0.4), ("-L", 0.3), ("-m", 0.85)]
 
 

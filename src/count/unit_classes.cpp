@@ -156,7 +156,7 @@ bool UnitClasses::note_slow_lead(std::uint8_t lead, std::uint32_t count) const n
     if (before < bmp_table_threshold && before + count >= bmp_table_threshold &&
         build_bmp_table()) {
       // Every code point below U+20000 is cached now, so examining a lead
-      // costs a pass over cached bytes (all leads: 0.1 ms, a twentieth of
+      // costs a pass over cached bytes (all leads: 0.2 ms, a twentieth of
       // the table), and the lead byte classifies where the table's gathers
       // would (characters the table serves never count toward their lead).
       resolve_all_leads();
@@ -170,9 +170,8 @@ bool UnitClasses::note_slow_lead(std::uint8_t lead, std::uint32_t count) const n
   // lookups would have cost about as much (the ski-rental rule: a
   // three-byte lead's 4096 cost about 0.15 ms, its characters one by one
   // about 20 ns each at first; unit_classes.hpp's bmp_table_threshold has
-  // the measurements). The tally
-  // is a relaxed load and store, not an atomic increment: losing a count to
-  // a race only delays the examination.
+  // the measurements). The tally is a relaxed load and store, not an
+  // atomic increment: losing a count to a race only delays the examination.
   const std::uint32_t threshold = lead < 0xE0 ? 1024 : 8192;
   const std::uint32_t before = lead_hits_[i].load(std::memory_order_relaxed);
   if (before >= threshold) return false;

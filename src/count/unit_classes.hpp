@@ -224,8 +224,9 @@ class UnitClasses {
   mutable std::atomic<unsigned> separator_count_{0};
   /// Characters noted by note_slow_lead (relaxed; losing counts only delays).
   mutable std::atomic<std::uint64_t> slow_chars_{0};
-  /// LeadPlanes::cells and cells_known (written under resolve_lead's lock).
-  alignas(64) mutable std::uint8_t lead_cells_[16][64] = {};
+  /// LeadPlanes::cells and cells_known (written under the publishers'
+  /// lock; every entry cell_mixed until its row is published).
+  alignas(64) mutable std::uint8_t lead_cells_[16][64];
   mutable std::atomic<std::uint64_t> cells_known_{0};
   /// LeadPlanes::bmp: published once, complete (release / acquire).
   mutable std::atomic<std::uint8_t *> bmp_table_{nullptr};

@@ -146,6 +146,7 @@ struct CellClassifier : Blocks<A> {
       std::uint32_t cell = lead & 0x1Fu;
       const Block *last = &next1;
       if (lead >= 0xE0) {
+        same &= bits(next1, [second](B v) { return v == B(second); });
         if constexpr (Isa::has_permute64) {
           // A uniform cell of a lead whose row is known: the lead's whole
           // row becomes hot (Hangul: one row for every syllable of EA or
@@ -154,7 +155,6 @@ struct CellClassifier : Blocks<A> {
           if (lead < 0xF0 && ((tables.cells_known >> (lead - 0xC0u)) & 1) != 0) {
             const std::uint8_t *row = tables.cells[lead & 0x0Fu];
             if (const std::uint8_t props = row[second & 0x3Fu]; props != cell_mixed) {
-              same &= bits(next1, [second](B v) { return v == B(second); });
               Hot::add(cache.hot, ~std::uint32_t{lead}, row, q + i, 0, cache.pending);
               classify_as(props, same, m);
               slow &= ~same;
@@ -162,7 +162,6 @@ struct CellClassifier : Blocks<A> {
             }
           }
         }
-        same &= bits(next1, [second](B v) { return v == B(second); });
         if (lead == 0xF0) {
           // U+10000..U+1FFFF: F0 9x yy zz, cells 1024..2047.
           const std::uint8_t third = q[i + 2];

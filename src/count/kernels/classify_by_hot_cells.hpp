@@ -8,7 +8,6 @@
 // block.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 
 #include "count/kernels/blocks.hpp"
@@ -40,7 +39,6 @@ struct HotCellClassifier : Blocks<A> {
       std::uint32_t key;    ///< a cell's index; a row's: ~lead
       std::uint32_t hits;   ///< characters matched, not yet drained
       std::uint8_t length;  ///< of the cell's characters, in bytes; 0: a row
-      std::uint8_t lead_byte;
     };
     /// Measured: 8 against 4, 6, 12 and 16 (Japanese needs five cells;
     /// emoji's fifteen thrash at any size, and 16 cost the others 3-5%).
@@ -78,7 +76,6 @@ struct HotCellClassifier : Blocks<A> {
     e.key = key;
     e.hits = 0;
     e.length = static_cast<std::uint8_t>(length);
-    e.lead_byte = q[0];
     if (hot.used < HotSet::size) ++hot.used;
     hot.next = (hot.next + 1) % HotSet::size;
   }
@@ -141,7 +138,8 @@ struct HotCellClassifier : Blocks<A> {
 
  private:
   static void drain(typename HotSet::Entry &e, std::uint32_t (&pending)[16]) noexcept {
-    if (e.length == 3) pending[e.lead_byte & 0x0Fu] += e.hits;
+    // A three-byte cell's index is (lead & 0x0F) << 6 | (second & 0x3F).
+    if (e.length == 3) pending[(e.key >> 6) & 0x0Fu] += e.hits;
     e.hits = 0;
   }
 };
