@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../support/sweep_stride.hpp"
 #include "count/chunk_summarizer.hpp"
 #include "count/dispatch.hpp"
 #include "count/reference_counter.hpp"
@@ -321,7 +322,7 @@ TEST_CASE("summaries: random k-way splits of large inputs") {
   std::mt19937 rng(17);
   const std::vector<Config> configs = all_configs();
   for (int style = 0; style < 4; ++style) {
-    const std::string input = random_large_input(rng, 150000, style);
+    const std::string input = random_large_input(rng, sweep::size(150000, 50000), style);
     for (const Config &config : configs) {
       CAPTURE(config.name);
       CAPTURE(style);

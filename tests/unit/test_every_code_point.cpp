@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/sweep_stride.hpp"
 #include "count/chunk_summarizer.hpp"
 #include "count/dispatch.hpp"
 #include "count/reference_counter.hpp"
@@ -54,14 +55,8 @@ void append_utf8(std::string &s, std::uint32_t c) {
   for (unsigned k = length - 1; k-- > 0;) s += static_cast<char>(0x80 | ((c >> (6 * k)) & 0x3F));
 }
 
-/// Under a sanitizer, several times slower, every seventh code point: every
-/// block and every offset within a block are still reached, and the engine
-/// suite stays within its time limit. Every code point otherwise.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr std::uint32_t code_point_stride = 7;
-#else
-constexpr std::uint32_t code_point_stride = 1;
-#endif
+/// Every code point; every 31st under a sanitizer (tests/support/sweep_stride.hpp).
+constexpr std::uint32_t code_point_stride = sweep::stride(31);
 
 /// The values tested: every code point but the surrogates, then samples of
 /// the forms beyond U+10FFFF.
