@@ -107,7 +107,8 @@ std::optional<KernelId> kernel_id_from_name(std::string_view name) noexcept {
 CpuFeatures detect_cpu_features() noexcept {
 #if defined(FASTWC_HAVE_GLIBC_CPU_FEATURES)
   CpuFeatures f;
-  f.bits = feature_if(CPU_FEATURE_PRESENT(POPCNT), cpu_feature::popcnt) |
+  f.bits = feature_if(CPU_FEATURE_PRESENT(SSSE3), cpu_feature::ssse3) |
+           feature_if(CPU_FEATURE_PRESENT(POPCNT), cpu_feature::popcnt) |
            feature_if(CPU_FEATURE_PRESENT(BMI1), cpu_feature::bmi1) |
            feature_if(CPU_FEATURE_PRESENT(BMI2), cpu_feature::bmi2) |
            feature_if(CPU_FEATURE_PRESENT(AVX2), cpu_feature::avx2) |
@@ -132,7 +133,8 @@ CpuFeatures detect_cpu_features_with_cpuid() noexcept {
   const unsigned max_leaf = __get_cpuid_max(0, nullptr);
   if (max_leaf < 1) return f;
   __cpuid_count(1, 0, eax, ebx, ecx, edx);
-  f.bits = feature_if((ecx & bit_POPCNT) != 0, cpu_feature::popcnt);
+  f.bits = feature_if((ecx & bit_SSSE3) != 0, cpu_feature::ssse3) |
+           feature_if((ecx & bit_POPCNT) != 0, cpu_feature::popcnt);
   const bool osxsave = (ecx & bit_OSXSAVE) != 0;
   const bool avx = (ecx & bit_AVX) != 0;
   if (max_leaf >= 7) {

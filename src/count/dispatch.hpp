@@ -30,6 +30,7 @@ inline constexpr std::uint32_t avx512dq = 1u << 6;
 inline constexpr std::uint32_t avx512bw = 1u << 7;
 inline constexpr std::uint32_t avx512vl = 1u << 8;
 inline constexpr std::uint32_t avx512vbmi = 1u << 9;
+inline constexpr std::uint32_t ssse3 = 1u << 10;
 }  // namespace cpu_feature
 
 /// The CPU features the kernels need, as cpu_feature bits.
