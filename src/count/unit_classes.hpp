@@ -175,6 +175,10 @@ class UnitClasses {
   /// Builds the table of planes 0 and 1 now (tests use it to reach the
   /// table's kernels on small inputs); false when there is no memory for it.
   bool build_bmp_table() const noexcept;
+  /// LeadPlanes::bmp alone (one load, where the other planes are not needed).
+  const std::uint8_t *bmp_table() const noexcept {
+    return bmp_table_.load(std::memory_order_acquire);
+  }
 
   const locale::CharClasses &classes() const noexcept { return *classes_; }
   WordRule rule() const noexcept { return rule_; }

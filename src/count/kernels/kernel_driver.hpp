@@ -125,7 +125,7 @@ struct SimdKernel : Blocks<A> {
           // for any mix (then the hot cells would only add their cost).
           unsigned cells = 64;  // no budget: a block has at most 64 characters
           bool probe = true;
-          if (Isa::has_gather && tables.bmp != nullptr) {
+          if (tables.bmp != nullptr) {
             probe = !cache.table_first || (++cache.since_probe & 63) == 0;
             cells = probe ? Cells::table_after_cells : 0;
           }

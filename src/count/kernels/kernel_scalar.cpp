@@ -90,6 +90,7 @@ bool classify_multibyte(const UnitClasses &classes, const std::uint8_t *q, std::
   // Locals, not `out`, so that the compiler keeps them in registers (q may
   // alias anything) and iterations can overlap.
   std::uint64_t sep = 0, con = 0, w1 = 0, w2 = 0;
+  const std::uint8_t *const bmp = classes.bmp_table();
   while (leads != 0) {
     const unsigned i = static_cast<unsigned>(__builtin_ctzll(leads));
     leads &= leads - 1;
@@ -106,7 +107,9 @@ bool classify_multibyte(const UnitClasses &classes, const std::uint8_t *q, std::
       c = lead & (0x7Fu >> length);
       for (unsigned k = 1; k < length; ++k) c = (c << 6) | (q[i + k] & 0x3Fu);
     }
-    const unsigned props = classes.wide(c);
+    // The table of planes 0 and 1, once built, is one load (the SIMD
+    // kernels without gathers look it up here).
+    const unsigned props = bmp != nullptr && c < 0x20000 ? bmp[c] : classes.wide(c);
     sep |= std::uint64_t{props & unit_props::separator} << i;
     con |= std::uint64_t{(props & unit_props::constituent) >> 1} << i;
     const unsigned width = (props & unit_props::width_mask) >> unit_props::width_shift;
