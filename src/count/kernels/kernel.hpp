@@ -105,7 +105,8 @@ struct CharMasks {
 
 /// Classifies, one by one, the multibyte characters whose lead bytes are
 /// the set bits of `leads` (bit i: a complete valid sequence starts at
-/// q[i]), OR-ing their bits into `out`. Returns true when this made a lead
+/// q[i]), OR-ing their bits into `out`; from the table of planes 0 and 1
+/// where it is built (for kernels without gathers). Returns true when this made a lead
 /// byte uniform (UnitClasses::note_slow_lead), so the caller may reload its
 /// lead planes. Compiled with baseline flags; called by the SIMD kernels.
 bool classify_multibyte(const UnitClasses &classes, const std::uint8_t *q, std::uint64_t leads,

@@ -22,7 +22,10 @@
 // 64-code-point cell
 // (classify_by_cell.hpp), else, once enough characters have gone those
 // slower ways and the table of planes 0 and 1 exists, from that table with
-// gathers (classify_by_table.hpp), else one by one (classify_multibyte).
+// gathers (classify_by_table.hpp), else one by one (classify_multibyte,
+// which reads the same table where a kernel has no gathers: SSSE3). SSE2
+// has no byte shuffle: its blocks with non-ASCII bytes take exact_units
+// and classify_multibyte alone.
 // The last bytes of a chunk and a trailing incomplete sequence go through
 // utf8_span, the scalar path. count_body is [[gnu::flatten]] so that no
 // xsimd helper is left out of line (tests/kernels/check_symbols.py checks

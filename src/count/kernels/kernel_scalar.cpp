@@ -2,9 +2,9 @@
 // The scalar kernel: every plan in plain C++, one unit at a time through the
 // unit property tables (unit_classes.hpp), so it serves any single-byte
 // locale whose byte classes differ from C's. It is the fallback where no
-// SIMD kernel runs, and its UTF-8 path (utf8_span) is also what the SIMD
-// kernels call for blocks that are not plain valid UTF-8. Compiled with
-// baseline flags only.
+// SIMD kernel runs; its UTF-8 path (utf8_span) is also what the SIMD
+// kernels call for a chunk's last bytes, and classify_multibyte is their
+// per-character classifier. Compiled with baseline flags only.
 #include "count/kernels/apply_unit.hpp"
 #include "count/kernels/kernel.hpp"
 #include "count/unit_classes.hpp"
