@@ -25,7 +25,8 @@
 // gathers (classify_by_table.hpp), else one by one (classify_multibyte,
 // which reads the same table where a kernel has no gathers: SSSE3). SSE2
 // has no byte shuffle: its blocks with non-ASCII bytes take exact_units
-// and classify_multibyte alone.
+// and classify_multibyte alone, or, for words and widths in blocks with
+// few ASCII bytes, the scalar kernel's path.
 // The last bytes of a chunk and a trailing incomplete sequence go through
 // utf8_span, the scalar path. count_body is [[gnu::flatten]] so that no
 // xsimd helper is left out of line (tests/kernels/check_symbols.py checks
@@ -285,6 +286,21 @@ struct SimdKernel : Blocks<A> {
           u = UnitFinder::template exact_units<(Words || Width)>(b, q, rfc3629);
         }
       } else {
+        // No byte shuffle (SSE2): a block of multibyte characters with few
+        // ASCII bytes between them is classified fastest by the scalar
+        // kernel's path, which decodes and classifies each character in
+        // one pass (bench_kernels -w/-L: Chinese, Japanese 0.25 -> 0.4-0.5
+        // GB/s, Korean, Greek, Cyrillic, emoji 0.25 -> 0.3-0.37); where
+        // ASCII or invalid bytes are many (16 of 64 or more), their masks
+        // win (typographic English, invalid-heavy, binary: unchanged).
+        if constexpr (Words || Width) {
+          if (popcount(~sign_bits(b)) < 16) {
+            UnitAccumulator span = acc;  // a copy keeps acc out of memory
+            pos = utf8_span(request, p, pos, pos + 64, n, span).pos;
+            acc = span;
+            continue;
+          }
+        }
         u = UnitFinder::template exact_units<(Words || Width)>(b, q, rfc3629);
       }
       utf8_block<Rule95, Words, Width>(request, acc, b, u, q, tables, cache);
