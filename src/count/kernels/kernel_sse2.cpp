@@ -2,51 +2,15 @@
 // The SSE2 kernel: kernel_driver.hpp instantiated for xsimd::sse2, built with
 // -msse2 only (the x86-64 baseline). Without SSSE3's byte shuffle there is
 // no vector UTF-8 validation: blocks with non-ASCII bytes take the exact
-// scalar path.
-#include <emmintrin.h>
-
+// scalar paths (kernel_driver.hpp says which).
 #include "count/kernels/kernel_driver.hpp"
+#include "count/kernels/sse_primitives.hpp"
 
 namespace fastwc::count::kernels {
 
 template <>
-struct IsaOps<xsimd::sse2> {
-  using batch = xsimd::batch<std::uint8_t, xsimd::sse2>;
-  using batch_bool = batch::batch_bool_type;
-  static constexpr bool has_mask_registers = false;
+struct IsaOps<xsimd::sse2> : SsePrimitives<xsimd::sse2> {
   static constexpr bool has_shuffle = false;
-  static constexpr bool has_permute64 = false;
-  static constexpr bool has_gather = false;  // no 32-bit gathers before AVX2
-  static constexpr bool has_compress = false;
-
-  static std::uint64_t bits(batch_bool m) noexcept {
-    return static_cast<std::uint32_t>(_mm_movemask_epi8(m));
-  }
-  static std::uint64_t sign_bits(batch v) noexcept {
-    return static_cast<std::uint32_t>(_mm_movemask_epi8(v));
-  }
-  static batch to_bytes(batch_bool m) noexcept { return batch(static_cast<__m128i>(m)); }
-  static std::uint64_t sum_bytes(batch v) noexcept {
-    const __m128i s = _mm_sad_epu8(v, _mm_setzero_si128());
-    return static_cast<std::uint64_t>(_mm_cvtsi128_si64(s)) +
-           static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(s, s)));
-  }
-  static batch_bool le(batch a, batch b) noexcept { return xsimd::min(a, b) == a; }
-  static batch_bool continuation(batch v) noexcept {
-    return batch_bool(_mm_cmpgt_epi8(_mm_set1_epi8(-64), v));
-  }
-  /// A true byte of m is 0xFF, that is -1.
-  static batch count_into(batch counts, batch_bool m) noexcept {
-    return batch(_mm_sub_epi8(counts, static_cast<__m128i>(m)));
-  }
-  /// Unsigned saturating a - b per byte (xsimd's ssub does not compile at
-  /// -O0 for AVX-512, where gcc's intrinsics are macros with C casts).
-  static batch subs(batch a, batch b) noexcept { return batch(_mm_subs_epu8(a, b)); }
-  /// Each byte shifted right by K bits.
-  template <int K>
-  static batch shift_right(batch v) noexcept {
-    return batch(_mm_and_si128(_mm_srli_epi16(v, K), _mm_set1_epi8(static_cast<char>(0xFF >> K))));
-  }
   // Unused without has_shuffle; declared so that the template compiles.
   static batch lookup(batch table, batch index) noexcept;
   template <int K>
