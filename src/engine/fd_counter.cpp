@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <span>
 
 #include "count/chunk_summarizer.hpp"
@@ -111,6 +112,67 @@ void enlarge_pipe(int fd, std::size_t size) noexcept {
   if (fcntl(fd, F_GETPIPE_SZ) < wanted) fcntl(fd, F_SETPIPE_SZ, wanted);
 }
 
+/// A read already made: `size` bytes at `data`, or -1 and `error`.
+struct FirstRead {
+  std::byte *data;
+  ssize_t size;
+  int error;
+};
+
+/// GNU >= 9.5 on a stream (or a small file): read as GNU reads
+/// (count_with_gnu_reads), since a stream's boundaries are the writer's and
+/// nothing can be read ahead. Past serial_threshold the pipeline's reader
+/// thread goes on making the same reads (GnuReadSchedule), several to a
+/// buffer, and the counting threads count them. `first`: GNU's first read,
+/// already made (its buffer holds gnu_read_size(options) bytes).
+CountResult count_stream_as_gnu(int fd, const CountOptions &options,
+                                const pipeline::ReadSettings &read_options, io::Sys &sys,
+                                ReadStats &stats, std::optional<FirstRead> first) {
+  std::unique_ptr<std::byte[]> owned;
+  std::byte *buffer = first ? first->data : nullptr;
+  if (buffer == nullptr) {
+    owned = std::make_unique_for_overwrite<std::byte[]>(count::gnu_read_size(options));
+    buffer = owned.get();
+  }
+  auto read = [&](std::byte *into, std::size_t size) -> ssize_t {
+    if (!first) return sys.read(fd, into, size);
+    // The loop's first read, made before: its bytes are where the loop's
+    // first read puts them.
+    const FirstRead made = *first;
+    first.reset();
+    errno = made.error;
+    return made.size;
+  };
+  // Words are counted, so UTF-8 takes the kernel (other locales the
+  // reference engine).
+  if (options.encoding == Encoding::utf8)
+    stats.kernel = count::kernel_id_name(count::active_kernel());
+  bool pipeline_failed = false;
+  auto hand_off = [&](GnuReadCount &count) -> std::optional<CountResult> {
+    if (first || pipeline_failed || count.whole().bytes < read_options.serial_threshold)
+      return std::nullopt;
+    // The pipe keeps its size: a larger one would move the writer's
+    // boundaries, and with them GNU's words.
+    GnuReadSchedule schedule(count);
+    Input input;
+    input.fd = fd;
+    input.schedule = &schedule;
+    try {
+      const std::uint64_t serial_bytes = count.whole().bytes;
+      const Outcome outcome =
+          pipeline::run(input, count.counter(), count.whole(), read_options, sys, stats);
+      stats.serial_bytes = serial_bytes;
+      return count.finish(outcome.summary, outcome.error);
+    } catch (const std::exception &) {
+      pipeline_failed = true;  // nothing read by it: go on serially
+      return std::nullopt;
+    }
+  };
+  CountResult result = count_with_gnu_reads(options, read, buffer, hand_off);
+  stats.bytes = result.counts.bytes;
+  return result;
+}
+
 /// GNU >= 9.5's word counts depend on where its reads fall. A regular file
 /// large enough for the pipeline is counted like any other, in parallel,
 /// and GNU's read boundaries are then walked with a few bytes each
@@ -124,8 +186,12 @@ CountResult count_with_split_rescan(int fd, const CountOptions &options,
   const std::size_t read_size = count::gnu_read_size(options);
   const auto first = std::make_unique_for_overwrite<std::byte[]>(read_size);
   ssize_t first_size = 0;
+  int first_error = 0;
   const bool peek = read_options.file_threshold() > read_size;
-  if (peek) first_size = io::safe_read(sys, fd, first.get(), read_size);
+  if (peek) {
+    first_size = io::safe_read(sys, fd, first.get(), read_size);
+    first_error = errno;
+  }
   if (options.encoding == Encoding::utf8 &&
       (!peek || first_size == static_cast<ssize_t>(read_size))) {
     struct stat status {};
@@ -145,19 +211,9 @@ CountResult count_with_split_rescan(int fd, const CountOptions &options,
       return result;
     }
   }
-  // Read as GNU does; the first read, if made, is the loop's first (its
-  // bytes are where the loop's first read puts them).
-  bool first_pending = peek;
-  CountResult result = count_with_gnu_reads(
-      options,
-      [&](std::byte *buffer, std::size_t size) {
-        if (!first_pending) return sys.read(fd, buffer, size);
-        first_pending = false;
-        return first_size;
-      },
-      first.get());
-  stats.bytes = result.counts.bytes;
-  return result;
+  return count_stream_as_gnu(
+      fd, options, read_options, sys, stats,
+      peek ? std::optional<FirstRead>({first.get(), first_size, first_error}) : std::nullopt);
 }
 
 }  // namespace

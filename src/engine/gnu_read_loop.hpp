@@ -16,13 +16,18 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <span>
 
+#include "count/chunk_summarizer.hpp"
 #include "count/gnu_reads.hpp"
 #include "count/reference_counter.hpp"
 #include "count/split_rescan.hpp"
+#include "engine/selected_counts.hpp"
 #include "fastwc/counts.hpp"
 #include "fastwc/engine.hpp"
 #include "io/gnu_read.hpp"
+#include "io/reader.hpp"
 #include "locale/char_classes.hpp"
 
 namespace fastwc::engine {
@@ -61,33 +66,80 @@ CountResult count_with_gnu_reads_reference(const CountOptions &options, ReadFunc
   return count_with_gnu_reads_reference(options, read, buffer.get());
 }
 
-/// Reads as GNU does and counts at full speed: the SIMD engine counts the
-/// stream as one, and SplitRescanCorrector adds the words GNU's re-reading
-/// makes at its read boundaries. Other multibyte locales take the oracle.
+/// GNU's read loop over a UTF-8 stream, counted at full speed: each read is
+/// summarized by the SIMD engine with the rescan off, as if the stream were
+/// one buffer, and SplitRescanCorrector adds the words GNU's re-reading
+/// makes at its read boundaries. Not thread-safe.
+class GnuReadCount {
+ public:
+  GnuReadCount(const CountOptions &options, const locale::CharClasses &classes)
+      : selection_(options.selection),
+        counter_(without_rescan(options), classes),
+        corrector_(options, classes),
+        read_size_(options.gnu_split_rescan_read_size) {}
+
+  /// GNU's next read: its read size less the bytes it carries over.
+  std::size_t next_read_size() const noexcept { return read_size_ - corrector_.carried_bytes(); }
+  std::size_t read_size() const noexcept { return read_size_; }
+
+  /// The bytes of the next read, counted here.
+  void add(std::span<const std::byte> bytes) noexcept {
+    whole_ = counter_.merge(whole_, counter_.summarize(bytes));
+    follow(bytes);
+  }
+  /// The bytes of the next read, counted elsewhere (in `counter()`'s
+  /// summaries, merged after whole()).
+  void follow(std::span<const std::byte> bytes) noexcept {
+    corrector_.on_read({reinterpret_cast<const std::uint8_t *>(bytes.data()), bytes.size()});
+  }
+
+  const count::ChunkSummarizer &counter() const noexcept { return counter_; }
+  /// The summary of the bytes add()ed.
+  const count::ChunkSummary &whole() const noexcept { return whole_; }
+
+  /// The counts of a stream whose summary is `whole` (whole() merged with
+  /// the summaries of the bytes follow()ed); error: errno of the read that
+  /// ended it, or 0 at its end.
+  CountResult finish(const count::ChunkSummary &whole, int error) noexcept {
+    Counts counts = counter_.finish(whole, error != 0);
+    counts.words += corrector_.finish(error != 0);
+    return {keep_selected(counts, selection_), error};
+  }
+
+ private:
+  static CountOptions without_rescan(CountOptions options) noexcept {
+    options.gnu_split_rescan_read_size = 0;
+    return options;
+  }
+
+  Selection selection_;
+  count::ChunkSummarizer counter_;
+  SplitRescanCorrector corrector_;
+  std::size_t read_size_;
+  count::ChunkSummary whole_{};
+};
+
+/// A hand-off that never takes over: count_with_gnu_reads reads to the end.
+struct ReadToTheEnd {
+  std::optional<CountResult> operator()(GnuReadCount &) const noexcept { return std::nullopt; }
+};
+
+/// Reads as GNU does (GnuReadCount) until end of input or the first error
+/// other than EINTR. Before each read, `hand_off(count)` may take over the
+/// rest of the stream and return its counts (the engine's pipeline does,
+/// past its serial threshold). Other multibyte locales take the oracle.
 /// `buffer` holds gnu_read_size(options) bytes; every read goes to its start.
-template <class ReadFunction>
+template <class ReadFunction, class HandOff = ReadToTheEnd>
 CountResult count_with_gnu_reads(const CountOptions &options, ReadFunction &&read,
-                                 std::byte *buffer) {
+                                 std::byte *buffer, HandOff &&hand_off = {}) {
   if (options.encoding != Encoding::utf8)
     return count_with_gnu_reads_reference(options, read, buffer);
-  const std::size_t read_size = options.gnu_split_rescan_read_size;
-  CountOptions contiguous = options;
-  contiguous.gnu_split_rescan_read_size = 0;
-  Counter counter(contiguous);
-  SplitRescanCorrector corrector(options, locale::CharClasses::current());
+  GnuReadCount count(options, locale::CharClasses::current());
   for (;;) {
-    const ssize_t n =
-        io::retry_interrupted([&] { return read(buffer, read_size - corrector.carried_bytes()); });
-    if (n > 0) {
-      const auto size = static_cast<std::size_t>(n);
-      counter.update({buffer, size});
-      corrector.on_read({reinterpret_cast<const std::uint8_t *>(buffer), size});
-    } else {
-      const int error = n == 0 ? 0 : errno;
-      Counts counts = error == 0 ? counter.finish() : counter.finish_after_error();
-      counts.words += corrector.finish(error != 0);
-      return {counts, error};
-    }
+    if (std::optional<CountResult> rest = hand_off(count)) return *rest;
+    const ssize_t n = io::retry_interrupted([&] { return read(buffer, count.next_read_size()); });
+    if (n <= 0) return count.finish(count.whole(), n == 0 ? 0 : errno);
+    count.add({buffer, static_cast<std::size_t>(n)});
   }
 }
 
@@ -96,6 +148,20 @@ CountResult count_with_gnu_reads(const CountOptions &options, ReadFunction &&rea
   const auto buffer = std::make_unique_for_overwrite<std::byte[]>(gnu_read_size(options));
   return count_with_gnu_reads(options, read, buffer.get());
 }
+
+/// GNU's reads for the pipeline's reader thread (io::ReadSchedule): the
+/// sizes GnuReadCount asks for, whose corrector follows each read while the
+/// counting threads count it.
+class GnuReadSchedule final : public io::ReadSchedule {
+ public:
+  explicit GnuReadSchedule(GnuReadCount &count) noexcept : count_(count) {}
+  std::size_t next_read_size() const noexcept override { return count_.next_read_size(); }
+  std::size_t max_read_size() const noexcept override { return count_.read_size(); }
+  void on_read(std::span<const std::byte> bytes) noexcept override { count_.follow(bytes); }
+
+ private:
+  GnuReadCount &count_;
+};
 
 /// GNU's extra words (SplitRescanCorrector) for `length` bytes of a regular
 /// file, which GNU's loop reads in full reads until the end: each asks for

@@ -4,10 +4,13 @@
 // buffers from a ReaderPort, fills them, and hands them back as Chunks
 // numbered in file order; the port returns each buffer once it has been
 // counted. Two readers implement it: ReadReader (read(2)) and UringReader
-// (io_uring, falling back to ReadReader).
+// (io_uring, falling back to ReadReader). A ReadSchedule, where one is
+// given, dictates the size of every read(2).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "fastwc/diagnostics.hpp"
 
@@ -48,6 +51,27 @@ class ReaderPort {
   ~ReaderPort() = default;
   ReaderPort(const ReaderPort &) = default;
   ReaderPort &operator=(const ReaderPort &) = default;
+};
+
+/// The size of each read, for a stream whose counts depend on where its
+/// reads end (GNU >= 9.5's multibyte loop asks for its buffer size less
+/// the bytes it carries over): the reader asks read(2) for exactly
+/// next_read_size() bytes, shows what came to on_read(), and only then asks
+/// for the next size. Called on the reader thread only.
+class ReadSchedule {
+ public:
+  /// The next read's size: at least 1, at most max_read_size().
+  virtual std::size_t next_read_size() const noexcept = 0;
+  /// The largest size ever asked for: a buffer holds at least one read.
+  virtual std::size_t max_read_size() const noexcept = 0;
+  /// The bytes one read returned (never empty), in stream order.
+  virtual void on_read(std::span<const std::byte> bytes) noexcept = 0;
+
+ protected:
+  ReadSchedule() = default;
+  ~ReadSchedule() = default;
+  ReadSchedule(const ReadSchedule &) = default;
+  ReadSchedule &operator=(const ReadSchedule &) = default;
 };
 
 /// What a reader reports about itself after run() (for ReadStats).

@@ -258,13 +258,19 @@ Outcome run(const Input &input, const count::ChunkSummarizer &counter,
   // there is a scheduling hiccup, not work for more threads, and loading
   // the workers for it would cost about 1 ms. Other counts get workers.
   const unsigned jobs = cheap_count ? 1u : cpus;
-  const Sizing sizing = choose_sizing(options, cache_sizes(), jobs, expected);
+  Sizing sizing = choose_sizing(options, cache_sizes(), jobs, expected);
+  if (input.schedule != nullptr && sizing.read_size < input.schedule->max_read_size()) {
+    // Each buffer must hold one whole read of the schedule's.
+    ReadSettings larger = options;
+    larger.read_size = input.schedule->max_read_size();
+    sizing = choose_sizing(larger, cache_sizes(), jobs, expected);
+  }
   Run run(counter, initial, sizing, options.worker_backlog);
 
   std::optional<io::UringReader> uring;
   std::optional<io::ReadReader> plain;
   io::Reader *reader;
-  if (input.positioned && options.backend != IoBackend::read) {
+  if (input.positioned && options.backend != IoBackend::read && input.schedule == nullptr) {
     io::UringSettings settings;
     settings.depth = sizing.depth;
     settings.register_buffers = sizing.register_buffers;
@@ -272,7 +278,7 @@ Outcome run(const Input &input, const count::ChunkSummarizer &counter,
     settings.check_ms = options.ring_check_ms;
     reader = &uring.emplace(input.fd, input.offset, input.expected_end, run.pool(), sys, settings);
   } else {
-    reader = &plain.emplace(input.fd, run.pool(), sys);
+    reader = &plain.emplace(input.fd, run.pool(), sys, input.schedule);
   }
 
   const io::ReadEnd end = run.execute(*reader);

@@ -16,6 +16,7 @@
 #include "count/chunk_summarizer.hpp"
 #include "count/summary.hpp"
 #include "fastwc/diagnostics.hpp"
+#include "io/reader.hpp"
 #include "io/sys.hpp"
 #include "pipeline/read_settings.hpp"
 
@@ -31,6 +32,10 @@ struct Input {
   off_t offset = 0;
   /// fstat's size when positioned (reads are not issued far beyond it).
   std::uint64_t expected_end = 0;
+  /// Not positioned only: the size of every read(2) (io::ReadSchedule),
+  /// for counts that depend on where reads end; null: whatever fills a
+  /// buffer fastest.
+  io::ReadSchedule *schedule = nullptr;
 };
 
 struct Outcome {

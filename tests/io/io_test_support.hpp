@@ -186,6 +186,16 @@ inline fastwc::CountResult count(int fd, const CountOptions &options,
                 [&] { return fastwc::engine::count_fd_with(fd, options, read, sys, &stats); });
 }
 
+/// count_fd on the real system calls, under the hang guard.
+inline fastwc::CountResult count(int fd, const CountOptions &options,
+                                 const fastwc::pipeline::ReadSettings &read,
+                                 fastwc::ReadStats &stats) {
+  return count(fd, options, read, fastwc::io::Sys::real(), stats);
+}
+
+/// The descriptor's file offset.
+inline off_t offset_of(int fd) { return ::lseek(fd, 0, SEEK_CUR); }
+
 /// Every count, UTF-8, GNU 9.5's word rule: every kernel path at once.
 inline CountOptions utf8_all() {
   CountOptions options;

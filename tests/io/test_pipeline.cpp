@@ -5,7 +5,8 @@
 // moves every boundary) x 1 to 4 counting threads x io_uring with and
 // without registered buffers and read(2), in the C and UTF-8 locales; then
 // offsets, pipes (serial prefix handed over), /proc files, the small-input
-// rule and the offset left behind.
+// rule and the offset left behind (GNU 9.5+'s read boundaries:
+// test_split_rescan_io.cpp).
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -20,10 +21,8 @@
 #include <utility>
 #include <vector>
 
-#include "../support/split_rescan_text.hpp"
 #include "../support/sweep_stride.hpp"
 #include "engine/fd_counter.hpp"
-#include "engine/gnu_read_loop.hpp"
 #include "io_test_support.hpp"
 #include "pipeline/resources.hpp"
 
@@ -108,14 +107,6 @@ ReadSettings pipelined(unsigned jobs, const Backend &backend, std::size_t read_s
   options.async_reads = backend.async;
   return options;
 }
-
-fastwc::CountResult count(int fd, const CountOptions &options, const ReadSettings &read,
-                          ReadStats &stats) {
-  return within(hang_limit,
-                [&] { return count_fd_with(fd, options, read, fastwc::io::Sys::real(), &stats); });
-}
-
-off_t offset_of(int fd) { return ::lseek(fd, 0, SEEK_CUR); }
 
 }  // namespace
 
@@ -354,62 +345,4 @@ TEST_CASE("pipeline: an empty file gives zeros and no chunk") {
     CHECK(show(result.counts) == "0 0 0 0 0");
     CHECK(stats.chunks == 0);
   }
-}
-
-TEST_CASE("pipeline: GNU 9.5+'s split rescan on a regular file, counted in parallel") {
-  GlobalLocale locale("C.UTF-8");
-  // GNU's read sizes (16 KiB in 9.5, 256 KiB from 9.6), both UTF-8 decoders
-  // (glibc's carries more), from the start and from an offset: every
-  // boundary of a multi-MiB file, where GNU's loop would read, must get the
-  // words the serial GNU-read reference gives, whatever the chunks.
-  const std::string text = fastwc::testing::split_rescan_text(3 * 1024 * 1024 + 4321, 77);
-  TempFile file(text);
-  int checked = 0;
-  int quirk_seen = 0;
-  for (const std::uint32_t gnu_read : {16u * 1024, 256u * 1024})
-    for (const auto decoding : {fastwc::Utf8Decoding::glibc, fastwc::Utf8Decoding::rfc3629})
-      for (const off_t start : {off_t{0}, off_t{12345}}) {
-        CountOptions options;
-        options.selection = Selection::all();
-        options.encoding = Encoding::utf8;
-        options.word_rule = WordRule::non_space_constituents;
-        options.utf8_decoding = decoding;
-        options.gnu_split_rescan_read_size = gnu_read;
-        std::size_t offset = static_cast<std::size_t>(start);
-        const auto expected = fastwc::engine::count_with_gnu_reads_reference(
-            options, [&](std::byte *buffer, std::size_t size) {
-              const std::size_t n = std::min(size, text.size() - offset);
-              std::memcpy(buffer, text.data() + offset, n);
-              offset += n;
-              return static_cast<ssize_t>(n);
-            });
-        CountOptions contiguous = options;
-        contiguous.gnu_split_rescan_read_size = 0;
-        const auto rest = std::string_view(text).substr(static_cast<std::size_t>(start));
-        if (reference_counts(rest, contiguous).words != expected.counts.words) ++quirk_seen;
-        for (const unsigned jobs : {1u, 2u, 3u})
-          for (const std::size_t read_size : {std::size_t{4096}, std::size_t{100000}}) {
-            CAPTURE(gnu_read);
-            CAPTURE(static_cast<int>(decoding));
-            CAPTURE(start);
-            CAPTURE(jobs);
-            CAPTURE(read_size);
-            ReadSettings read;
-            read.jobs = jobs;
-            read.read_size = read_size;
-            read.serial_threshold = 0;
-            REQUIRE(::lseek(file.fd(), start, SEEK_SET) == start);
-            ReadStats stats;
-            const auto got = count(file.fd(), options, read, stats);
-            CHECK(got.error == 0);
-            CHECK(show(got.counts) == show(expected.counts));
-            CHECK(stats.path != ReadStats::Path::serial);
-            CHECK(offset_of(file.fd()) == static_cast<off_t>(text.size()));
-            ++checked;
-          }
-      }
-  CHECK(checked == 48);
-  // The quirk must change the word count in most configurations, or the
-  // comparison proves nothing.
-  CHECK(quirk_seen >= 4);
 }
