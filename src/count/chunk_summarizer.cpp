@@ -147,6 +147,7 @@ ChunkSummarizer::ChunkSummarizer(const CountOptions &options) : options_(options
   if (!needs_kernel) return;  // bytes only
   kernel_ = active_kernel();
   body_ = kernel_ == KernelId::scalar ? &newlines_body : kernel_function(kernel_);
+  short_body_ = body_;  // the newline plan builds no table
 }
 
 ChunkSummarizer::ChunkSummarizer(const CountOptions &options, const locale::CharClasses &classes)
@@ -168,6 +169,7 @@ ChunkSummarizer::ChunkSummarizer(const CountOptions &options, const locale::Char
   if (!needs_kernel) return;  // bytes only: no CPU detection, no kernel
   kernel_ = request_.c_byte_classes ? active_kernel() : KernelId::scalar;
   body_ = kernel_function(kernel_);
+  short_body_ = kernel_function(KernelId::scalar);
 }
 
 ChunkSummarizer::ChunkSummarizer(const CountOptions &options, const locale::CharClasses &classes,
@@ -176,6 +178,8 @@ ChunkSummarizer::ChunkSummarizer(const CountOptions &options, const locale::Char
   if (body_ == nullptr) return;
   kernel_ = request_.c_byte_classes ? kernel : KernelId::scalar;
   body_ = kernel_function(kernel_);
+  // The kernel asked for, whatever the size (the kernel tests).
+  short_body_ = body_;
 }
 
 ChunkSummary ChunkSummarizer::summarize(std::span<const std::byte> chunk) const noexcept {
@@ -193,7 +197,12 @@ ChunkSummary ChunkSummarizer::summarize(std::span<const std::byte> chunk) const 
     size -= p;
     if (size == 0) return s;
   }
-  const kernels::BodyResult body = body_(request_, data, size);
+  // Below one 64-byte block and its 5 bytes of lookahead a SIMD kernel
+  // counts nothing in registers: it builds its lead tables, then runs its
+  // scalar tail. The scalar kernel gives the same summary without the
+  // tables (a one-line file, most of a --files0-from list).
+  const BodyFunction body_function = size < 64 + 5 ? short_body_ : body_;
+  const kernels::BodyResult body = body_function(request_, data, size);
   s.units = Acc::finish(body.acc);
   std::memcpy(s.tail, data + size - body.tail_size, body.tail_size);
   s.tail_size = static_cast<std::uint8_t>(body.tail_size);

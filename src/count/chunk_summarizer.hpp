@@ -86,6 +86,8 @@ class ChunkSummarizer {
   bool decodes_ = false;  ///< UTF-8 plans: chunks carry prefix and tail
   KernelId kernel_ = KernelId::scalar;
   BodyFunction body_ = nullptr;
+  /// For bodies shorter than a SIMD block: the scalar kernel, or body_.
+  BodyFunction short_body_ = nullptr;
 };
 
 /// A stream counter on top of ChunkSummarizer: each piece is summarized and
