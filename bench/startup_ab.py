@@ -12,10 +12,11 @@ command.
 """
 import argparse
 import os
-import statistics
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+import startup  # noqa: E402
 
 
 def main():
@@ -40,28 +41,14 @@ def main():
         path = os.path.join(tempfile.mkdtemp(prefix="startup_ab."), "oneline.txt")
         with open(path, "w") as f:
             f.write("The quick brown fox jumps over the lazy dog.\n")
-    env = {"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"}
-    devnull = os.open("/dev/null", os.O_WRONLY)
-    wall = [[] for _ in commands]
-    cpu = [[] for _ in commands]
-    faults = [[] for _ in commands]
-    for _ in range(args.runs):
-        for j, c in enumerate(commands):
-            t = time.perf_counter_ns()
-            pid = os.posix_spawn(c[0], c + [path], env, file_actions=[(os.POSIX_SPAWN_DUP2, devnull, 1)])
-            _, _, ru = os.wait4(pid, 0)
-            wall[j].append((time.perf_counter_ns() - t) / 1e3)
-            cpu[j].append((ru.ru_utime + ru.ru_stime) * 1e6)
-            faults[j].append(ru.ru_minflt)
-    base = statistics.median(wall[0])
+    results = startup.interleaved(commands, path, args.runs)
+    base = results[0]["wall_us"]
     print(f"load average {os.getloadavg()[0]:.2f}; {args.runs} rounds; file {path} ({os.path.getsize(path)} bytes)")
     print("| command | wall, median | vs first | CPU, median | minor faults |")
     print("|---|---:|---:|---:|---:|")
-    for j, c in enumerate(commands):
-        w = statistics.median(wall[j])
-        print(f"| `{' '.join(c)}` | {w:.0f} µs | {w / base:.3f} | {statistics.median(cpu[j]):.0f} µs | "
-              f"{statistics.median(faults[j]):.0f} |")
-
+    for c, r in zip(commands, results):
+        print(f"| `{' '.join(c)}` | {r['wall_us']:.0f} µs | {r['wall_us'] / base:.3f} | {r['cpu_us']:.0f} µs | "
+              f"{r['faults']:.0f} |")
 
 if __name__ == "__main__":
     main()

@@ -206,6 +206,8 @@ class Bench:
         self.quick = quick
         self.log = log
         self.fastwc = os.path.join(builddir, "src", "fastwc")
+        # Start-up, interleaved with GNU wc (bench/lib/startup.py): {count: {"fastwc": ..., "GNU wc": ...}}.
+        self.startup_interleaved = {}
         self.tools = find_tools(self.fastwc)
         # Tools measured only where a row asks for them (not in every scenario).
         self.gnu_910 = find_gnu_910(gnu_910)
