@@ -295,8 +295,13 @@ struct SimdKernel : Blocks<A> {
         // win (typographic English, invalid-heavy, binary: unchanged).
         if constexpr (Words || Width) {
           if (popcount(~sign_bits(b)) < 16) {
+            // Text in one script stays so for long: the blocks after this
+            // one that have as few ASCII bytes join the same span, one
+            // call for the run.
+            std::size_t end = pos + 64;
+            while (end + 64 + 5 <= n && popcount(~sign_bits(load(p + end))) < 16) end += 64;
             UnitAccumulator span = acc;  // a copy keeps acc out of memory
-            pos = utf8_span(request, p, pos, pos + 64, n, span).pos;
+            pos = utf8_span(request, p, pos, end, n, span).pos;
             acc = span;
             continue;
           }
