@@ -197,11 +197,12 @@ ChunkSummary ChunkSummarizer::summarize(std::span<const std::byte> chunk) const 
     size -= p;
     if (size == 0) return s;
   }
-  // Below one 64-byte block and its 5 bytes of lookahead a SIMD kernel
-  // counts nothing in registers: it builds its lead tables, then runs its
-  // scalar tail. The scalar kernel gives the same summary without the
-  // tables (a one-line file, most of a --files0-from list).
-  const BodyFunction body_function = size < 64 + 5 ? short_body_ : body_;
+  // Below one block and its lookahead a SIMD kernel counts nothing in
+  // registers: it builds its lead tables, then runs its scalar tail. The
+  // scalar kernel gives the same summary without the tables (a one-line
+  // file, most of a --files0-from list).
+  const BodyFunction body_function =
+      size < kernels::simd_block_with_lookahead ? short_body_ : body_;
   const kernels::BodyResult body = body_function(request_, data, size);
   s.units = Acc::finish(body.acc);
   std::memcpy(s.tail, data + size - body.tail_size, body.tail_size);

@@ -112,9 +112,9 @@ void enlarge_pipe(int fd, std::size_t size) noexcept {
   if (fcntl(fd, F_GETPIPE_SZ) < wanted) fcntl(fd, F_SETPIPE_SZ, wanted);
 }
 
-/// A read already made: `size` bytes at `data`, or -1 and `error`.
+/// A read already made into the loop's buffer: `size` bytes, or -1 and
+/// `error`.
 struct FirstRead {
-  std::byte *data;
   ssize_t size;
   int error;
 };
@@ -123,17 +123,13 @@ struct FirstRead {
 /// (count_with_gnu_reads), since a stream's boundaries are the writer's and
 /// nothing can be read ahead. Past serial_threshold the pipeline's reader
 /// thread goes on making the same reads (GnuReadSchedule), several to a
-/// buffer, and the counting threads count them. `first`: GNU's first read,
-/// already made (its buffer holds gnu_read_size(options) bytes).
+/// buffer, and the counting threads count them. `buffer` holds
+/// gnu_read_size(options) bytes; `first`: GNU's first read, already made
+/// into it.
 CountResult count_stream_as_gnu(int fd, const CountOptions &options,
                                 const pipeline::ReadSettings &read_options, io::Sys &sys,
-                                ReadStats &stats, std::optional<FirstRead> first) {
-  std::unique_ptr<std::byte[]> owned;
-  std::byte *buffer = first ? first->data : nullptr;
-  if (buffer == nullptr) {
-    owned = std::make_unique_for_overwrite<std::byte[]>(count::gnu_read_size(options));
-    buffer = owned.get();
-  }
+                                ReadStats &stats, std::byte *buffer,
+                                std::optional<FirstRead> first) {
   auto read = [&](std::byte *into, std::size_t size) -> ssize_t {
     if (!first) return sys.read(fd, into, size);
     // The loop's first read, made before: its bytes are where the loop's
@@ -143,12 +139,9 @@ CountResult count_stream_as_gnu(int fd, const CountOptions &options,
     errno = made.error;
     return made.size;
   };
-  // Words are counted, so UTF-8 takes the kernel (other locales the
-  // reference engine).
-  if (options.encoding == Encoding::utf8)
-    stats.kernel = count::kernel_id_name(count::active_kernel());
   bool pipeline_failed = false;
   auto hand_off = [&](GnuReadCount &count) -> std::optional<CountResult> {
+    stats.kernel = count::kernel_id_name(count.counter().kernel());  // for --stats
     if (first || pipeline_failed || count.whole().bytes < read_options.serial_threshold)
       return std::nullopt;
     // The pipe keeps its size: a larger one would move the writer's
@@ -212,8 +205,8 @@ CountResult count_with_split_rescan(int fd, const CountOptions &options,
     }
   }
   return count_stream_as_gnu(
-      fd, options, read_options, sys, stats,
-      peek ? std::optional<FirstRead>({first.get(), first_size, first_error}) : std::nullopt);
+      fd, options, read_options, sys, stats, first.get(),
+      peek ? std::optional<FirstRead>({first_size, first_error}) : std::nullopt);
 }
 
 }  // namespace

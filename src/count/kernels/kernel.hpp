@@ -30,6 +30,11 @@ class UnitClasses;
 
 namespace fastwc::count::kernels {
 
+/// The fewest bytes a SIMD kernel's UTF-8 loop takes a block from: one
+/// 64-byte block and the five bytes of lookahead that exact_units needs to
+/// decide the leads near its end. Shorter bodies go to the scalar tail.
+inline constexpr std::size_t simd_block_with_lookahead = 64 + 5;
+
 /// What a kernel computes. Every plan counts 0x0A bytes too; UTF-8 plans
 /// count characters too. Nothing else is computed: -l never pays for words.
 enum class Plan : std::uint8_t {

@@ -256,8 +256,7 @@ struct SimdKernel : Blocks<A> {
     }
     const bool rfc3629 = request.utf8_decoding == Utf8Decoding::rfc3629;
     std::size_t pos = 0;
-    // Every block needs five bytes of lookahead for exact_units.
-    while (pos + 64 + 5 <= n) {
+    while (pos + simd_block_with_lookahead <= n) {
       const std::uint8_t *q = p + pos;
       const Block b = load(q);
       if (sign_bits(b) == 0) {
@@ -299,7 +298,8 @@ struct SimdKernel : Blocks<A> {
             // one that have as few ASCII bytes join the same span, one
             // call for the run.
             std::size_t end = pos + 64;
-            while (end + 64 + 5 <= n && popcount(~sign_bits(load(p + end))) < 16) end += 64;
+            while (end + simd_block_with_lookahead <= n && popcount(~sign_bits(load(p + end))) < 16)
+              end += 64;
             UnitAccumulator span = acc;  // a copy keeps acc out of memory
             pos = utf8_span(request, p, pos, end, n, span).pos;
             acc = span;
