@@ -17,7 +17,7 @@ C.UTF-8 locale is missing.
 
 Usage: quote_fuzz.py [--count N] [--seed S] [--wc PATH] [--cxx G++]
 --wc may name another GNU wc (9.1, or 9.7 and later, whose quoting differs in
-one gnulib quirk), e.g. shared/conformance/gnu-wc-oracle --path 9.10.
+one gnulib quirk), e.g. the wc of Debian unstable's coreutils 9.10.
 """
 
 import argparse

@@ -177,7 +177,7 @@ constexpr row wc_9_1[] = {
 
 // The same names where the wc of coreutils 9.7 and 9.10 differ from 9.1 (the
 // gnulib restart quirk described in quote.cpp), plus two names whose output
-// did not change, from shared/conformance/gnu-wc-oracle 9.7 and 9.10 (identical output).
+// did not change, as Debian's builds of wc 9.7 and 9.10 print them (identical output).
 constexpr row wc_9_7[] = {
     {"a'\200", loc::c, R"('a'\'''$'\200')", R"('a'\'''$'\200')"},
     {"a'\200", loc::utf8, R"('a'\'''$'\200')", R"('a'\'''$'\200')"},
