@@ -68,6 +68,8 @@ Plan choose_plan(const CountOptions &options, bool &needs_kernel) noexcept {
   needs_kernel = true;
   if (options.encoding == Encoding::utf8 && (words || width || s.chars)) {
     if (words && width) return Plan::utf8_words_width;
+    if (words && !s.chars && options.word_rule == WordRule::non_space_constituents)
+      return Plan::utf8_separator_words;
     if (words) return Plan::utf8_words;
     if (width) return Plan::utf8_width;
     return Plan::utf8_chars;
@@ -85,6 +87,7 @@ Plan choose_plan(const CountOptions &options, bool &needs_kernel) noexcept {
 void apply_unit(Plan plan, UnitAccumulator &acc, std::uint8_t props) noexcept {
   switch (plan) {
     case Plan::utf8_words:
+    case Plan::utf8_separator_words:
     case Plan::bytes_words:
       ApplyUnit<BaselineTag, true, false>::apply(acc, props);
       break;
@@ -261,7 +264,7 @@ ChunkSummary ChunkSummarizer::merge(const ChunkSummary &first,
     const DecodeResult d = decode_utf8(join + pos, size - pos, request_.utf8_decoding);
     if (d.status == DecodeStatus::ok) {
       apply_unit(request_.plan, acc, units_->wide(d.code_point));
-      ++acc.summary.chars;
+      if (kernels::counts_chars(request_.plan)) ++acc.summary.chars;
       pos += d.length;
       continue;
     }

@@ -3,6 +3,7 @@
 // locale::CharClasses, and the process-wide registry of them.
 #include "count/unit_classes.hpp"
 
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -147,6 +148,77 @@ bool UnitClasses::build_bmp_table() const noexcept {
   table[code_points] = table[code_points + 1] = table[code_points + 2] = 0;
   bmp_table_.store(table, std::memory_order_release);
   return true;
+}
+
+bool UnitClasses::add_census_range(char32_t first, char32_t last, unsigned &count) const noexcept {
+  // Under the 9.5 rule a character above U+007F separates exactly when it
+  // is white space or (unless POSIXLY_CORRECT) a no-break space
+  // (CharClasses::wide_word_class); wide() has the last word on each.
+  constexpr std::size_t capacity = 64;
+  char32_t candidates[capacity + std::size(locale::gnu_nbsp_chars)];
+  std::size_t found = classes_->wide_spaces(first, last, candidates, capacity);
+  if (found > capacity) return false;
+  for (const char32_t nbsp : locale::gnu_nbsp_chars)
+    if (nbsp >= first && nbsp <= last) candidates[found++] = nbsp;
+  for (std::size_t k = 0; k < found; ++k) {
+    const char32_t c = candidates[k];
+    if ((wide(c) & unit_props::word_mask) != unit_props::separator) continue;
+    const auto lead = static_cast<std::uint8_t>(c < 0x800 ? 0xC0 | (c >> 6) : 0xE0 | (c >> 12));
+    const auto second = static_cast<std::uint8_t>(c < 0x800 ? 0 : 0x80 | ((c >> 6) & 0x3F));
+    unsigned g = 0;
+    while (g < count && (census_groups_[g].lead != lead || census_groups_[g].second != second)) ++g;
+    if (g == count) {
+      if (count == max_separator_groups) return false;
+      census_groups_[count++] = {lead, second, 0};
+    }
+    census_groups_[g].last |= std::uint64_t{1} << (c & 0x3F);
+  }
+  return true;
+}
+
+bool UnitClasses::take_separator_census(bool four_byte) const noexcept {
+  if (rule_ != WordRule::non_space_constituents) return false;
+  static std::mutex mutex;  // one walker; readers never lock
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (census_refused_.load(std::memory_order_relaxed)) return false;
+  const SeparatorCensus *known = census_.load(std::memory_order_relaxed);
+  if (known == nullptr) {
+    unsigned count = 0;
+    if (!add_census_range(0x80, 0xFFFF, count)) {
+      census_refused_.store(true, std::memory_order_relaxed);
+      return false;
+    }
+    census_parts_[0] = {census_groups_.data(), count, false};
+    known = &census_parts_[0];
+    census_.store(known, std::memory_order_release);
+  }
+  if (four_byte && !four_byte_walked_) {
+    four_byte_walked_ = true;
+    // No no-break space lies above U+FFFF, so white space alone decides.
+    if (classes_->wide_spaces(0x10000, 0x10FFFF, nullptr, 0) == 0) {
+      census_parts_[1] = {known->groups, known->count, true};
+      census_.store(&census_parts_[1], std::memory_order_release);
+    }
+  }
+  return true;
+}
+
+const SeparatorCensus *UnitClasses::separator_census(std::uint64_t bytes) const noexcept {
+  if (const SeparatorCensus *known = census_.load(std::memory_order_acquire)) return known;
+  if (rule_ != WordRule::non_space_constituents || census_refused_.load(std::memory_order_relaxed))
+    return nullptr;
+  // Relaxed, like note_slow_lead's tally: a lost count only delays.
+  const std::uint64_t demand = census_demand_.load(std::memory_order_relaxed) + bytes;
+  census_demand_.store(demand, std::memory_order_relaxed);
+  if (demand < census_threshold || !take_separator_census(false)) return nullptr;
+  return census_.load(std::memory_order_acquire);
+}
+
+void UnitClasses::note_four_byte_decoding(std::uint64_t bytes) const noexcept {
+  const std::uint64_t before = four_byte_demand_.load(std::memory_order_relaxed);
+  four_byte_demand_.store(before + bytes, std::memory_order_relaxed);
+  if (before < four_byte_census_threshold && before + bytes >= four_byte_census_threshold)
+    take_separator_census(true);
 }
 
 bool UnitClasses::note_slow_lead(std::uint8_t lead, std::uint32_t count) const noexcept {

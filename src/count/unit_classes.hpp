@@ -43,6 +43,21 @@ struct SeparatorGroup {
   std::uint64_t last;   ///< bit k: the character whose last byte is 0x80 + k separates
 };
 
+/// Every character above U+007F that separates words under GNU 9.5+'s rule
+/// (white space, and GNU's no-break spaces unless POSIXLY_CORRECT), as the
+/// separator groups of their leads: there every other character and every
+/// encoding error is a word constituent, so a kernel can count words by
+/// matching these byte patterns, without decoding (in glibc's locales C2 A0
+/// and a few three-byte forms led by E1, E2 and E3).
+struct SeparatorCensus {
+  const SeparatorGroup *groups;
+  unsigned count;
+  /// U+10000..U+10FFFF were walked too, and none of them separates; until
+  /// then only two- and three-byte characters are known, and a kernel must
+  /// decode four-byte ones.
+  bool four_byte_clear;
+};
+
 /// What every character with a given UTF-8 lead byte has in common, as bit
 /// planes over the 64 lead bytes C0..FF (bit b is lead 0xC0 + b), so that
 /// kernels can classify most multibyte characters by their lead byte alone.
@@ -180,6 +195,27 @@ class UnitClasses {
     return bmp_table_.load(std::memory_order_acquire);
   }
 
+  /// GNU 9.5+'s rule: the census of separators, or nullptr (always under
+  /// 9.1's rule, and when the separators would not fit in
+  /// max_separator_groups). It is taken once callers have announced
+  /// census_threshold bytes in all (`bytes`: what this caller is about to
+  /// count), so that small inputs never pay for it. Complete when
+  /// published, never changed afterwards.
+  const SeparatorCensus *separator_census(std::uint64_t bytes) const noexcept;
+  /// Counts bytes of blocks with four-byte characters that a kernel decoded
+  /// for want of the census of U+10000..U+10FFFF; takes that part of the
+  /// census once they reach four_byte_census_threshold.
+  void note_four_byte_decoding(std::uint64_t bytes) const noexcept;
+  /// Takes the census now, of U+10000..U+10FFFF too when `four_byte`
+  /// (tests use it to reach the pattern kernels on small inputs); false
+  /// when there is none for this rule.
+  bool take_separator_census(bool four_byte) const noexcept;
+  /// By the ski-rental rule, as bmp_table_threshold: walking U+0080..U+FFFF
+  /// costs 0.4-0.7 ms, about what decoding 1 MiB of text costs in the
+  /// kernels that the census replaces; the planes above cost 4-7 ms.
+  static constexpr std::uint64_t census_threshold = std::uint64_t{1} << 20;
+  static constexpr std::uint64_t four_byte_census_threshold = std::uint64_t{8} << 20;
+
   const locale::CharClasses &classes() const noexcept { return *classes_; }
   WordRule rule() const noexcept { return rule_; }
   bool nbsp_separates() const noexcept { return nbsp_separates_; }
@@ -234,6 +270,19 @@ class UnitClasses {
   mutable std::atomic<std::uint64_t> cells_known_{0};
   /// LeadPlanes::bmp: published once, complete (release / acquire).
   mutable std::atomic<std::uint8_t *> bmp_table_{nullptr};
+  /// Adds the separators among first..last (both below U+10000) to
+  /// census_groups_; false when they do not fit.
+  bool add_census_range(char32_t first, char32_t last, unsigned &count) const noexcept;
+  /// The census: census_[0] of U+0080..U+FFFF, census_[1] the same groups
+  /// with four_byte_clear; census_ points at one of them once it is
+  /// complete (written under the census lock, before the release store).
+  mutable std::array<SeparatorGroup, max_separator_groups> census_groups_{};
+  mutable SeparatorCensus census_parts_[2]{};
+  mutable std::atomic<const SeparatorCensus *> census_{nullptr};
+  mutable std::atomic<std::uint64_t> census_demand_{0};
+  mutable std::atomic<std::uint64_t> four_byte_demand_{0};
+  mutable std::atomic<bool> census_refused_{false};
+  mutable bool four_byte_walked_ = false;  ///< under the census lock
 };
 
 }  // namespace fastwc::count

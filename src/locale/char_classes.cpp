@@ -5,7 +5,8 @@
 #include "locale/char_classes.hpp"
 
 #include <langinfo.h>
-#include <wchar.h>  // wcwidth (POSIX, not in <cwchar>)
+#include <wchar.h>   // wcwidth (POSIX, not in <cwchar>)
+#include <wctype.h>  // iswspace_l (POSIX, not in <cwctype>)
 
 #include <cctype>
 #include <clocale>
@@ -100,6 +101,17 @@ CharInfo CharClasses::wide_info(char32_t c) const noexcept {
   }();
   if (block == nullptr) return compute_wide(c);
   return (*block)[c & ((1u << block_bits) - 1)];
+}
+
+std::size_t CharClasses::wide_spaces(char32_t first, char32_t last, char32_t *out,
+                                     std::size_t capacity) const noexcept {
+  std::size_t found = 0;
+  for (char32_t c = first; c <= last && c < cached_limit; ++c) {
+    if (iswspace_l(static_cast<wint_t>(c), locale_) == 0) continue;
+    if (found < capacity) out[found] = c;
+    ++found;
+  }
+  return found;
 }
 
 WordClass CharClasses::byte_word_class(unsigned char byte, WordRule rule,

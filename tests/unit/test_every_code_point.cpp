@@ -7,7 +7,8 @@
 // Each kernel classifies characters several ways (by lead byte, separator
 // pattern, cell, table, one by one) depending on what it has learned, so
 // every code point is counted both before and after the lead planes, the
-// separator patterns and the table of planes 0 and 1 exist. Counts are
+// separator patterns, the table of planes 0 and 1 and the census of
+// separators exist. Counts are
 // compared per group of 64 code points, so one wrong class cannot hide
 // behind another.
 #include <doctest/doctest.h>
@@ -184,6 +185,8 @@ TEST_CASE("kernels: every code point against the reference engine in C.UTF-8") {
     const auto &units = fastwc::count::UnitClasses::get(utf8_classes(), set.rule, set.nbsp);
     units.resolve_all_leads();
     REQUIRE(units.build_bmp_table());
+    // GNU 9.5+'s words without -m then go by the separators' byte patterns.
+    REQUIRE(units.take_separator_census(true) == (set.rule == WordRule::non_space_constituents));
   }
   compare_all(all);
 }

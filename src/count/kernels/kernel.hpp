@@ -46,10 +46,19 @@ enum class Plan : std::uint8_t {
   utf8_words,         ///< UTF-8: words (and characters)
   utf8_width,         ///< UTF-8: -L (and characters)
   utf8_words_width,   ///< UTF-8: words and -L (and characters)
+  /// UTF-8, GNU 9.5+'s word rule, neither -m nor -L: words (and newlines)
+  /// alone, from the separators' byte patterns where UnitClasses has their
+  /// census (separator_bytes.hpp). Characters are not counted: 0.
+  utf8_separator_words,
 };
 
 /// True for the plans that decode UTF-8 (and so may leave a tail).
 constexpr bool decodes_utf8(Plan plan) noexcept { return plan >= Plan::utf8_chars; }
+
+/// True for the UTF-8 plans that count characters (all but one).
+constexpr bool counts_chars(Plan plan) noexcept {
+  return decodes_utf8(plan) && plan != Plan::utf8_separator_words;
+}
 
 struct Request {
   Plan plan;

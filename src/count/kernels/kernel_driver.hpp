@@ -47,6 +47,7 @@
 #include "count/kernels/isa_primitives.hpp"
 #include "count/kernels/kernel.hpp"
 #include "count/kernels/newlines.hpp"
+#include "count/kernels/separator_bytes.hpp"
 #include "count/kernels/utf8_units.hpp"
 #include "count/kernels/utf8_validation.hpp"
 // Only UnitClasses' out-of-line members are called here.
@@ -58,6 +59,7 @@ template <class A>
 struct SimdKernel : Blocks<A> {
   static_assert(IsaPrimitives<IsaOps<A>>, "IsaOps<A> lacks a primitive it claims");
   using Base = Blocks<A>;
+  using Base::bits;
   using Base::live_mask;
   using Base::load;
   using Base::load_partial;
@@ -78,6 +80,7 @@ struct SimdKernel : Blocks<A> {
   using HotCells = HotCellClassifier<A>;
   using Table = TableClassifier<A>;
   using Separators = SeparatorClassifier<A>;
+  using SeparatorPatterns = SeparatorBytes<A>;
 
   template <bool Rule95, bool Words, bool Width>
   static BodyResult bytes_plan(const Request &r, const std::uint8_t *p, std::size_t n) noexcept {
@@ -319,6 +322,137 @@ struct SimdKernel : Blocks<A> {
     return {last, n - e.pos};
   }
 
+  /// Plan::utf8_separator_words' blocks in stride from pos, while the
+  /// census covers their bytes (none at or above `decoded_from`); returns
+  /// where it stopped: at a block that must be decoded, or where fewer than
+  /// simd_block_with_lookahead bytes remain. `carry` (bit i: byte pos + i
+  /// ends a separator that began before pos) goes in and out. Out of line,
+  /// as ascii_run, so that its state stays in registers.
+  [[gnu::noinline]] static std::size_t pattern_run(const typename SeparatorPatterns::Patterns &t,
+                                                   std::uint8_t decoded_from, const std::uint8_t *p,
+                                                   std::size_t pos, std::size_t n,
+                                                   UnitAccumulator &result,
+                                                   std::uint64_t &carry_io) noexcept {
+    const typename SeparatorPatterns::Patterns &patterns = t;
+    const B decoded(decoded_from);
+    UnitAccumulator acc = result;
+    std::uint64_t carry = carry_io;
+    std::uint64_t lines = 0;
+    for (; pos + simd_block_with_lookahead <= n; pos += 64) {
+      const std::uint8_t *q = p + pos;
+      const Block b = load(q);
+      std::uint64_t sep = Classes::space_bits(b) | carry;
+      carry = 0;
+      if (sign_bits(b) != 0) {
+        if (bits(b, [&decoded](B v) { return Isa::le(decoded, v); }) != 0) {
+          carry = sep & ~Classes::space_bits(b);  // not consumed after all
+          break;
+        }
+        const typename SeparatorPatterns::Match match =
+            SeparatorPatterns::separator_bits(patterns, b, q);
+        sep |= match.bytes;
+        carry = match.spill;
+      }
+      lines += popcount(Classes::newline_bits(b));
+      Acc::words(acc, sep, ~sep);
+    }
+    acc.summary.lines += lines;
+    result = acc;
+    carry_io = carry;
+    return pos;
+  }
+
+  /// Plan::utf8_separator_words: GNU 9.5+'s words from byte patterns
+  /// (separator_bytes.hpp) once UnitClasses has the census of separators,
+  /// and until then as utf8_plan counts them. Bytes have their characters'
+  /// classes whatever the unit boundaries, so blocks go in stride
+  /// (pattern_run), with the bytes of a separator cut by a block's end
+  /// carried to the next. Blocks with a byte the census does not cover are
+  /// decoded, from a unit boundary: four-byte leads until the census has
+  /// walked their planes, and F4-FF, whose valid forms lie above U+10FFFF
+  /// (glibc's decoder takes them, up to its 5- and 6-byte forms).
+  static BodyResult separator_words_plan(const Request &request, const std::uint8_t *p,
+                                         std::size_t n) noexcept {
+    const SeparatorCensus *census = request.classes->separator_census(n);
+    if (census == nullptr) {
+      BodyResult out = utf8_plan<true, true, false>(request, p, n);
+      out.acc.summary.chars = 0;
+      return out;
+    }
+    const typename SeparatorPatterns::Patterns patterns = SeparatorPatterns::patterns(*census);
+    const std::uint8_t decoded_from = census->four_byte_clear ? 0xF4 : 0xF0;
+    UnitAccumulator acc{};
+    // The decoding path's state, set up at its first block.
+    bool decoding = false;
+    typename Validation::Validator check{};
+    LeadTables tables{};
+    CellCache cache;
+    std::uint64_t four_byte_bytes = 0;
+    const bool rfc3629 = request.utf8_decoding == Utf8Decoding::rfc3629;
+    std::size_t pos = 0;
+    std::uint64_t carry = 0;
+    while (pos + simd_block_with_lookahead <= n) {
+      pos = pattern_run(patterns, decoded_from, p, pos, n, acc, carry);
+      if (pos + simd_block_with_lookahead > n) break;
+      const std::uint8_t *q = p + pos;
+      const Block b = load(q);
+      // The block is decoded from a unit boundary: past its opening
+      // continuation bytes first.
+      if (past_continuation(UnitFinder::cont_bits(b), 64, acc, carry, pos) != 0) continue;
+      if (!census->four_byte_clear) four_byte_bytes += 64;
+      if (!decoding) {
+        decoding = true;
+        if constexpr (Isa::has_shuffle) {
+          check = Validation::validator();
+          tables = Lead::lead_tables(request.classes->lead_planes());
+          Cells::clear(cache);
+        }
+      }
+      Units u{};
+      if constexpr (Isa::has_shuffle) {
+        u = Validation::valid_utf8(check, b)
+                ? UnitFinder::valid_units(b, q)
+                : UnitFinder::template exact_units<true>(b, q, rfc3629);
+      } else {
+        u = UnitFinder::template exact_units<true>(b, q, rfc3629);
+      }
+      utf8_block<true, true, false>(request, acc, b, u, q, tables, cache);
+      pos += u.end;
+    }
+    if constexpr (Isa::has_shuffle) {
+      if (decoding) Cells::flush(request, cache);
+    }
+    if (four_byte_bytes != 0) request.classes->note_four_byte_decoding(four_byte_bytes);
+    // The last bytes from a unit boundary, by the scalar path.
+    while (pos < n && (p[pos] & 0xC0) == 0x80) {
+      std::uint64_t cont = 0;
+      for (std::size_t i = 0; i < 64 && pos + i < n; ++i)
+        cont |= std::uint64_t{(p[pos + i] & 0xC0) == 0x80 ? 1u : 0u} << i;
+      past_continuation(cont, n - pos, acc, carry, pos);
+    }
+    UnitAccumulator last = acc;
+    const SpanEnd e = utf8_span(request, p, pos, n, n, last);
+    last.summary.chars = 0;
+    return {last, n - e.pos};
+  }
+
+  /// The continuation bytes that open `cont` (bit i: byte pos + i is one),
+  /// up to `limit` of them, counted by their classes alone: the end of a
+  /// character begun before pos (a constituent, unless `carry` says it ends
+  /// a separator) or bytes that do not decode (constituents). Moves pos past
+  /// them, to a unit boundary; returns how many there were.
+  static std::size_t past_continuation(std::uint64_t cont, std::size_t limit, UnitAccumulator &acc,
+                                       std::uint64_t &carry, std::size_t &pos) noexcept {
+    const std::size_t run =
+        cont == ~std::uint64_t{0} ? 64 : static_cast<std::size_t>(__builtin_ctzll(~cont));
+    const std::size_t count = run < limit ? run : limit;
+    const std::uint64_t live = live_mask(count);
+    Acc::words(acc, carry & live, ~carry & live);
+    carry = 0;
+    pos += count;
+    return count;
+  }
+
   static BodyResult run(const Request &r, const std::uint8_t *p, std::size_t n) noexcept {
     switch (r.plan) {
       case Plan::newlines: {
@@ -344,6 +478,8 @@ struct SimdKernel : Blocks<A> {
       case Plan::utf8_words_width:
         return r.rule95 ? utf8_plan<true, true, true>(r, p, n)
                         : utf8_plan<false, true, true>(r, p, n);
+      case Plan::utf8_separator_words:
+        return separator_words_plan(r, p, n);
     }
     return BodyResult{};
   }
