@@ -10,7 +10,7 @@
 //  - plain ASCII: 64 one-byte units, classified with masks (ascii_run);
 //  - valid UTF-8 by the standard (RFC 3629) rules (utf8_validation.hpp):
 //    its units are exactly glibc's, since glibc accepts every standard
-//    sequence; -m then counts on in stride (stride_chars_run);
+//    sequence; -m then counts on in stride (chars_in_stride.hpp);
 //  - anything else (errors, glibc's 5- and 6-byte forms, values above
 //    U+10FFFF): Utf8Units::exact_units finds the decoder's units (glibc's,
 //    or RFC 3629's for GNU 9.11+) with masks, because they are local.
@@ -39,6 +39,7 @@
 
 #include "count/kernels/blocks.hpp"
 #include "count/kernels/c_byte_classes.hpp"
+#include "count/kernels/chars_in_stride.hpp"
 #include "count/kernels/classify_by_cell.hpp"
 #include "count/kernels/classify_by_hot_cells.hpp"
 #include "count/kernels/classify_by_lead.hpp"
@@ -186,63 +187,6 @@ struct SimdKernel : Blocks<A> {
     return pos;
   }
 
-  /// -m in stride, from a block at a unit boundary that passed the
-  /// validator: while the block after it passes too (valid_utf8_after),
-  /// every character that starts in it is valid, those its end cuts
-  /// included, so it is counted whole (a character, at its lead) and the
-  /// next one starts 64 bytes on, whatever characters cross between them.
-  /// Stops before a block whose successor fails or that would pass the
-  /// chunk's lookahead, or at a block of plain ASCII (ascii_run's); returns
-  /// where, which may be inside a character counted already. A loop of its
-  /// own, with no call in it, keeps the validator's tables and constants in
-  /// registers, and no position depends on the data. Measured (Cyrillic,
-  /// avx512vbmi): 8.8 GB/s in utf8_plan's loop, 12.5 here, 15.9 with the
-  /// per-byte counters and VBMI's nibble lookups, when the loop is bound by
-  /// its vector instructions. Words and -L gained nothing from a stride,
-  /// and lost 10-20%: their classifiers' calls spill the loop's state anyway.
-  [[gnu::noinline]] static std::size_t stride_chars_run(const typename Validation::Validator &check,
-                                                        const std::uint8_t *p, std::size_t pos,
-                                                        std::size_t n,
-                                                        UnitAccumulator &result) noexcept {
-    const typename Validation::Validator tables = check;  // in registers, not behind a pointer
-    const std::size_t start = pos;
-    std::uint64_t lines = 0;
-    std::uint64_t conts = 0;
-    // Per-byte counters: a compare and a (masked) add a class, where a
-    // mask's popcount costs a move, the count and an add; summed at the end
-    // and every 255 blocks, before they can wrap.
-    B newline_counts[Base::lanes];
-    B cont_counts[Base::lanes];
-    const auto sum_counts = [&] {
-      for (std::size_t i = 0; i < Base::lanes; ++i) {
-        lines += Isa::sum_bytes(newline_counts[i]);
-        conts += Isa::sum_bytes(cont_counts[i]);
-        newline_counts[i] = cont_counts[i] = B(0);
-      }
-    };
-    for (std::size_t i = 0; i < Base::lanes; ++i) newline_counts[i] = cont_counts[i] = B(0);
-    Block cur = load(p + pos);
-    for (unsigned since_sum = 0; pos + 128 + 5 <= n; ++since_sum) {
-      if (since_sum == 255) {
-        sum_counts();
-        since_sum = 0;
-      }
-      const Block next = load(p + pos + 64);
-      if (!Validation::valid_utf8_after(tables, next, cur.v[Base::lanes - 1])) break;
-      for (std::size_t i = 0; i < Base::lanes; ++i) {
-        newline_counts[i] = Isa::count_into(newline_counts[i], cur.v[i] == B('\n'));
-        cont_counts[i] = Isa::count_into(cont_counts[i], Isa::continuation(cur.v[i]));
-      }
-      pos += 64;
-      if (sign_bits(next) == 0) break;
-      cur = next;
-    }
-    sum_counts();
-    result.summary.lines += lines;
-    result.summary.chars += (pos - start) - conts;
-    return pos;
-  }
-
   template <bool Rule95, bool Words, bool Width>
   static BodyResult utf8_plan(const Request &request, const std::uint8_t *p,
                               std::size_t n) noexcept {
@@ -274,7 +218,7 @@ struct SimdKernel : Blocks<A> {
       if constexpr (Isa::has_shuffle) {
         if (Validation::valid_utf8(check, b)) {
           if constexpr (!Words && !Width) {
-            const std::size_t end = stride_chars_run(check, p, pos, n, acc);
+            const std::size_t end = CharsInStride<A>::run(check, p, pos, n, acc);
             if (end != pos) {
               // Continuation bytes that open the block there end a
               // character counted already (at most three: it was valid).
@@ -322,19 +266,23 @@ struct SimdKernel : Blocks<A> {
     return {last, n - e.pos};
   }
 
-  /// Plan::utf8_separator_words' blocks in stride from pos, while the
-  /// census covers their bytes (none at or above `decoded_from`); returns
-  /// where it stopped: at a block that must be decoded, or where fewer than
+  /// Plan::utf8_separator_words' blocks in stride from pos; returns where
+  /// it stopped: at a block that must be decoded (one with a four-byte lead
+  /// before the census of four-byte characters), or where fewer than
   /// simd_block_with_lookahead bytes remain. `carry` (bit i: byte pos + i
   /// ends a separator that began before pos) goes in and out. Out of line,
   /// as ascii_run, so that its state stays in registers.
-  [[gnu::noinline]] static std::size_t pattern_run(const typename SeparatorPatterns::Patterns &t,
-                                                   std::uint8_t decoded_from, const std::uint8_t *p,
+  [[gnu::noinline]] static std::size_t pattern_run(const Request &request,
+                                                   const typename SeparatorPatterns::Patterns &t,
+                                                   bool four_byte_clear, const std::uint8_t *p,
                                                    std::size_t pos, std::size_t n,
                                                    UnitAccumulator &result,
                                                    std::uint64_t &carry_io) noexcept {
     const typename SeparatorPatterns::Patterns &patterns = t;
-    const B decoded(decoded_from);
+    // Bytes F4..FF lead no character the census covers: they are looked up
+    // one by one (separators_above_unicode).
+    const B odd_from(0xF4);
+    const B four_byte_lead(0xF0);
     UnitAccumulator acc = result;
     std::uint64_t carry = carry_io;
     std::uint64_t lines = 0;
@@ -344,7 +292,8 @@ struct SimdKernel : Blocks<A> {
       std::uint64_t sep = Classes::space_bits(b) | carry;
       carry = 0;
       if (sign_bits(b) != 0) {
-        if (bits(b, [&decoded](B v) { return Isa::le(decoded, v); }) != 0) {
+        if (!four_byte_clear &&
+            bits(b, [&four_byte_lead](B v) { return Isa::le(four_byte_lead, v); }) != 0) {
           carry = sep & ~Classes::space_bits(b);  // not consumed after all
           break;
         }
@@ -352,6 +301,8 @@ struct SimdKernel : Blocks<A> {
             SeparatorPatterns::separator_bits(patterns, b, q);
         sep |= match.bytes;
         carry = match.spill;
+        const std::uint64_t odd = bits(b, [&odd_from](B v) { return Isa::le(odd_from, v); });
+        if (odd != 0) sep |= separators_above_unicode(request, q, odd, carry);
       }
       lines += popcount(Classes::newline_bits(b));
       Acc::words(acc, sep, ~sep);
@@ -367,10 +318,11 @@ struct SimdKernel : Blocks<A> {
   /// and until then as utf8_plan counts them. Bytes have their characters'
   /// classes whatever the unit boundaries, so blocks go in stride
   /// (pattern_run), with the bytes of a separator cut by a block's end
-  /// carried to the next. Blocks with a byte the census does not cover are
-  /// decoded, from a unit boundary: four-byte leads until the census has
-  /// walked their planes, and F4-FF, whose valid forms lie above U+10FFFF
-  /// (glibc's decoder takes them, up to its 5- and 6-byte forms).
+  /// carried to the next. Until the census has walked the planes of
+  /// four-byte characters, blocks with a four-byte lead are decoded, from a
+  /// unit boundary; bytes F4-FF, whose valid forms lie above U+10FFFF
+  /// (glibc's decoder takes them, up to its 5- and 6-byte forms), are
+  /// looked up one by one.
   static BodyResult separator_words_plan(const Request &request, const std::uint8_t *p,
                                          std::size_t n) noexcept {
     const SeparatorCensus *census = request.classes->separator_census(n);
@@ -380,7 +332,6 @@ struct SimdKernel : Blocks<A> {
       return out;
     }
     const typename SeparatorPatterns::Patterns patterns = SeparatorPatterns::patterns(*census);
-    const std::uint8_t decoded_from = census->four_byte_clear ? 0xF4 : 0xF0;
     UnitAccumulator acc{};
     // The decoding path's state, set up at its first block.
     bool decoding = false;
@@ -392,14 +343,14 @@ struct SimdKernel : Blocks<A> {
     std::size_t pos = 0;
     std::uint64_t carry = 0;
     while (pos + simd_block_with_lookahead <= n) {
-      pos = pattern_run(patterns, decoded_from, p, pos, n, acc, carry);
+      pos = pattern_run(request, patterns, census->four_byte_clear, p, pos, n, acc, carry);
       if (pos + simd_block_with_lookahead > n) break;
       const std::uint8_t *q = p + pos;
       const Block b = load(q);
       // The block is decoded from a unit boundary: past its opening
       // continuation bytes first.
       if (past_continuation(UnitFinder::cont_bits(b), 64, acc, carry, pos) != 0) continue;
-      if (!census->four_byte_clear) four_byte_bytes += 64;
+      four_byte_bytes += 64;
       if (!decoding) {
         decoding = true;
         if constexpr (Isa::has_shuffle) {
