@@ -281,6 +281,9 @@ const Mode modes[] = {
      WordRule::non_space_constituents},
     {"-lwc UTF-8 9.1", Encoding::utf8, sel(true, true, false, true, false),
      WordRule::printable_constituents},
+    // The default count under GNU 9.5+'s rules: words by separator pattern.
+    {"-lwc UTF-8 9.5", Encoding::utf8, sel(true, true, false, true, false),
+     WordRule::non_space_constituents},
     {"-L UTF-8", Encoding::utf8, sel(false, false, false, false, true),
      WordRule::printable_constituents},
 };

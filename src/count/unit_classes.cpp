@@ -214,10 +214,10 @@ const SeparatorCensus *UnitClasses::separator_census(std::uint64_t bytes) const 
   return census_.load(std::memory_order_acquire);
 }
 
-void UnitClasses::note_four_byte_decoding(std::uint64_t bytes) const noexcept {
+void UnitClasses::note_four_byte_lookups(std::uint64_t characters) const noexcept {
   const std::uint64_t before = four_byte_demand_.load(std::memory_order_relaxed);
-  four_byte_demand_.store(before + bytes, std::memory_order_relaxed);
-  if (before < four_byte_census_threshold && before + bytes >= four_byte_census_threshold)
+  four_byte_demand_.store(before + characters, std::memory_order_relaxed);
+  if (before < four_byte_census_threshold && before + characters >= four_byte_census_threshold)
     take_separator_census(true);
 }
 

@@ -202,19 +202,21 @@ class UnitClasses {
   /// count), so that small inputs never pay for it. Complete when
   /// published, never changed afterwards.
   const SeparatorCensus *separator_census(std::uint64_t bytes) const noexcept;
-  /// Counts bytes of blocks with four-byte characters that a kernel decoded
-  /// for want of the census of U+10000..U+10FFFF; takes that part of the
-  /// census once they reach four_byte_census_threshold.
-  void note_four_byte_decoding(std::uint64_t bytes) const noexcept;
+  /// Counts four-byte characters that a kernel decoded and looked up one
+  /// by one for want of the census of U+10000..U+10FFFF; takes that part of
+  /// the census once they reach four_byte_census_threshold.
+  void note_four_byte_lookups(std::uint64_t characters) const noexcept;
   /// Takes the census now, of U+10000..U+10FFFF too when `four_byte`
   /// (tests use it to reach the pattern kernels on small inputs); false
   /// when there is none for this rule.
   bool take_separator_census(bool four_byte) const noexcept;
   /// By the ski-rental rule, as bmp_table_threshold: walking U+0080..U+FFFF
   /// costs 0.4-0.7 ms, about what decoding 1 MiB of text costs in the
-  /// kernels that the census replaces; the planes above cost 4-7 ms.
+  /// kernels that the census replaces; the planes above cost 4-7 ms, about
+  /// what looking up 2^18 four-byte characters one by one costs (a decode
+  /// and a lookup each, 15-25 ns).
   static constexpr std::uint64_t census_threshold = std::uint64_t{1} << 20;
-  static constexpr std::uint64_t four_byte_census_threshold = std::uint64_t{8} << 20;
+  static constexpr std::uint64_t four_byte_census_threshold = std::uint64_t{1} << 18;
 
   const locale::CharClasses &classes() const noexcept { return *classes_; }
   WordRule rule() const noexcept { return rule_; }

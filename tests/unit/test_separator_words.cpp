@@ -4,8 +4,8 @@
 // of every code point, when it is taken, and the pattern kernels against the
 // scalar kernel where they are most likely to go wrong: a separator or a
 // look-alike cut by a block's end, followed by bytes that do not decode, by
-// four-byte characters and glibc's longer forms (which the kernel decodes),
-// and at the end of the data.
+// four-byte characters and glibc's longer forms (which the kernel decodes
+// one by one), and at the end of the data.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -72,10 +72,10 @@ TEST_CASE("separator census: every separator above U+007F, taken past its thresh
     REQUIRE(census != nullptr);
     CHECK(census_code_points(*census) == bmp);
     CHECK_FALSE(census->four_byte_clear);
-    // Four-byte characters decoded for want of the rest take it.
-    classes.note_four_byte_decoding(UnitClasses::four_byte_census_threshold - 1);
+    // Four-byte characters looked up for want of the rest take it.
+    classes.note_four_byte_lookups(UnitClasses::four_byte_census_threshold - 1);
     CHECK_FALSE(classes.separator_census(0)->four_byte_clear);
-    classes.note_four_byte_decoding(1);
+    classes.note_four_byte_lookups(1);
     census = classes.separator_census(0);
     CHECK(census->four_byte_clear == !above);
     CHECK(census_code_points(*census) == bmp);
@@ -112,8 +112,8 @@ TEST_CASE("separator words: separators and look-alikes at every offset around a 
   for (std::size_t offset = 52; offset < 68; ++offset)
     for (const std::string &sep : separators)
       for (const std::string &follower : followers) {
-        // Twice, so that a block decoded for the follower precedes the
-        // second; then the data's end right after the follower.
+        // Twice, the second after a block with the follower; then the
+        // data's end right after the follower.
         std::string s(offset, 'a');
         s += sep + follower;
         s += std::string(64 - s.size() % 64 + offset, ' ') + sep + follower + sep;

@@ -108,14 +108,18 @@ struct SpanEnd {
 SpanEnd utf8_span(const Request &request, const std::uint8_t *data, std::size_t pos,
                   std::size_t limit, std::size_t size, UnitAccumulator &acc) noexcept;
 
-/// For Plan::utf8_separator_words: the bytes of the separators among the
-/// characters that start at the set bits of `leads` (bytes F4..FF, whose
-/// sequences lie above U+10FFFF or do not decode: glibc's decoder takes
-/// them up to its 5- and 6-byte forms), as bits of the block at q (bit i:
-/// q[i]) and, in `spill`, of the bytes after it. q[64..68] must be
-/// readable. Compiled with baseline flags; called by the SIMD kernels.
-std::uint64_t separators_above_unicode(const Request &request, const std::uint8_t *q,
-                                       std::uint64_t leads, std::uint64_t &spill) noexcept;
+/// For Plan::utf8_separator_words: the characters that start at the set
+/// bits of `leads`, bytes that lead no character of UnitClasses' census
+/// (F4..FF, whose sequences lie above U+10FFFF or do not decode: glibc's
+/// decoder takes them up to its 5- and 6-byte forms; F0..F3 until the
+/// census has walked their planes), decoded and classified one by one.
+/// Returns the bytes of the separators among them as bits of the block at
+/// q (bit i: q[i]) and ORs those past it into `spill`; adds the characters
+/// that decoded to `decoded`. q[64..68] must be readable. Compiled with
+/// baseline flags; called by the SIMD kernels.
+std::uint64_t separators_beyond_census(const Request &request, const std::uint8_t *q,
+                                       std::uint64_t leads, std::uint64_t &spill,
+                                       std::uint64_t &decoded) noexcept;
 
 /// Word and -L bits of up to 64 units of a block: bit i describes the unit
 /// that starts at byte i.

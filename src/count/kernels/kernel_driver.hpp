@@ -266,50 +266,46 @@ struct SimdKernel : Blocks<A> {
     return {last, n - e.pos};
   }
 
-  /// Plan::utf8_separator_words' blocks in stride from pos; returns where
-  /// it stopped: at a block that must be decoded (one with a four-byte lead
-  /// before the census of four-byte characters), or where fewer than
-  /// simd_block_with_lookahead bytes remain. `carry` (bit i: byte pos + i
-  /// ends a separator that began before pos) goes in and out. Out of line,
-  /// as ascii_run, so that its state stays in registers.
+  /// Plan::utf8_separator_words' blocks in stride from pos, until fewer
+  /// than simd_block_with_lookahead bytes remain; returns where it stopped.
+  /// `carry` (bit i: byte pos + i ends a separator that began before pos)
+  /// goes out for the tail; `looked_up` counts the characters beyond the
+  /// census that were decoded. Out of line, as ascii_run, so that its
+  /// state stays in registers.
   [[gnu::noinline]] static std::size_t pattern_run(const Request &request,
                                                    const typename SeparatorPatterns::Patterns &t,
                                                    bool four_byte_clear, const std::uint8_t *p,
-                                                   std::size_t pos, std::size_t n,
-                                                   UnitAccumulator &result,
-                                                   std::uint64_t &carry_io) noexcept {
+                                                   std::size_t n, UnitAccumulator &result,
+                                                   std::uint64_t &carry_out,
+                                                   std::uint64_t &looked_up) noexcept {
     const typename SeparatorPatterns::Patterns &patterns = t;
-    // Bytes F4..FF lead no character the census covers: they are looked up
-    // one by one (separators_above_unicode).
-    const B odd_from(0xF4);
-    const B four_byte_lead(0xF0);
+    // Leads of characters the census does not cover: F4..FF always (above
+    // U+10FFFF, or no character), F0..F3 until it has walked their planes.
+    const B beyond_census(four_byte_clear ? 0xF4 : 0xF0);
     UnitAccumulator acc = result;
-    std::uint64_t carry = carry_io;
+    std::uint64_t carry = 0;
     std::uint64_t lines = 0;
+    std::size_t pos = 0;
     for (; pos + simd_block_with_lookahead <= n; pos += 64) {
       const std::uint8_t *q = p + pos;
       const Block b = load(q);
       std::uint64_t sep = Classes::space_bits(b) | carry;
       carry = 0;
       if (sign_bits(b) != 0) {
-        if (!four_byte_clear &&
-            bits(b, [&four_byte_lead](B v) { return Isa::le(four_byte_lead, v); }) != 0) {
-          carry = sep & ~Classes::space_bits(b);  // not consumed after all
-          break;
-        }
         const typename SeparatorPatterns::Match match =
             SeparatorPatterns::separator_bits(patterns, b, q);
         sep |= match.bytes;
         carry = match.spill;
-        const std::uint64_t odd = bits(b, [&odd_from](B v) { return Isa::le(odd_from, v); });
-        if (odd != 0) sep |= separators_above_unicode(request, q, odd, carry);
+        const std::uint64_t odd =
+            bits(b, [&beyond_census](B v) { return Isa::le(beyond_census, v); });
+        if (odd != 0) sep |= separators_beyond_census(request, q, odd, carry, looked_up);
       }
       lines += popcount(Classes::newline_bits(b));
       Acc::words(acc, sep, ~sep);
     }
     acc.summary.lines += lines;
     result = acc;
-    carry_io = carry;
+    carry_out = carry;
     return pos;
   }
 
@@ -318,11 +314,11 @@ struct SimdKernel : Blocks<A> {
   /// and until then as utf8_plan counts them. Bytes have their characters'
   /// classes whatever the unit boundaries, so blocks go in stride
   /// (pattern_run), with the bytes of a separator cut by a block's end
-  /// carried to the next. Until the census has walked the planes of
-  /// four-byte characters, blocks with a four-byte lead are decoded, from a
-  /// unit boundary; bytes F4-FF, whose valid forms lie above U+10FFFF
-  /// (glibc's decoder takes them, up to its 5- and 6-byte forms), are
-  /// looked up one by one.
+  /// carried to the next, and nothing is decoded but the characters the
+  /// census does not cover (separators_beyond_census): bytes F4-FF, whose
+  /// valid forms lie above U+10FFFF (glibc's decoder takes them, up to its
+  /// 5- and 6-byte forms), and four-byte characters until the census has
+  /// walked their planes, which it does once enough of them were decoded.
   static BodyResult separator_words_plan(const Request &request, const std::uint8_t *p,
                                          std::size_t n) noexcept {
     const SeparatorCensus *census = request.classes->separator_census(n);
@@ -333,75 +329,28 @@ struct SimdKernel : Blocks<A> {
     }
     const typename SeparatorPatterns::Patterns patterns = SeparatorPatterns::patterns(*census);
     UnitAccumulator acc{};
-    // The decoding path's state, set up at its first block.
-    bool decoding = false;
-    typename Validation::Validator check{};
-    LeadTables tables{};
-    CellCache cache;
-    std::uint64_t four_byte_bytes = 0;
-    const bool rfc3629 = request.utf8_decoding == Utf8Decoding::rfc3629;
-    std::size_t pos = 0;
     std::uint64_t carry = 0;
-    while (pos + simd_block_with_lookahead <= n) {
-      pos = pattern_run(request, patterns, census->four_byte_clear, p, pos, n, acc, carry);
-      if (pos + simd_block_with_lookahead > n) break;
-      const std::uint8_t *q = p + pos;
-      const Block b = load(q);
-      // The block is decoded from a unit boundary: past its opening
-      // continuation bytes first.
-      if (past_continuation(UnitFinder::cont_bits(b), 64, acc, carry, pos) != 0) continue;
-      four_byte_bytes += 64;
-      if (!decoding) {
-        decoding = true;
-        if constexpr (Isa::has_shuffle) {
-          check = Validation::validator();
-          tables = Lead::lead_tables(request.classes->lead_planes());
-          Cells::clear(cache);
-        }
-      }
-      Units u{};
-      if constexpr (Isa::has_shuffle) {
-        u = Validation::valid_utf8(check, b)
-                ? UnitFinder::valid_units(b, q)
-                : UnitFinder::template exact_units<true>(b, q, rfc3629);
-      } else {
-        u = UnitFinder::template exact_units<true>(b, q, rfc3629);
-      }
-      utf8_block<true, true, false>(request, acc, b, u, q, tables, cache);
-      pos += u.end;
-    }
-    if constexpr (Isa::has_shuffle) {
-      if (decoding) Cells::flush(request, cache);
-    }
-    if (four_byte_bytes != 0) request.classes->note_four_byte_decoding(four_byte_bytes);
-    // The last bytes from a unit boundary, by the scalar path.
+    std::uint64_t looked_up = 0;
+    std::size_t pos =
+        pattern_run(request, patterns, census->four_byte_clear, p, n, acc, carry, looked_up);
+    if (!census->four_byte_clear && looked_up != 0)
+      request.classes->note_four_byte_lookups(looked_up);
+    // The last bytes by the scalar path, from a unit boundary: past the
+    // continuation bytes that open them, counted by their classes alone
+    // (the end of a character begun before, a constituent unless `carry`
+    // says it ends a separator, or bytes that do not decode, constituents).
     while (pos < n && (p[pos] & 0xC0) == 0x80) {
-      std::uint64_t cont = 0;
-      for (std::size_t i = 0; i < 64 && pos + i < n; ++i)
-        cont |= std::uint64_t{(p[pos + i] & 0xC0) == 0x80 ? 1u : 0u} << i;
-      past_continuation(cont, n - pos, acc, carry, pos);
+      std::size_t run = 0;
+      while (run < 64 && pos + run < n && (p[pos + run] & 0xC0) == 0x80) ++run;
+      const std::uint64_t live = live_mask(run);
+      Acc::words(acc, carry & live, ~carry & live);
+      carry = 0;
+      pos += run;
     }
     UnitAccumulator last = acc;
     const SpanEnd e = utf8_span(request, p, pos, n, n, last);
     last.summary.chars = 0;
     return {last, n - e.pos};
-  }
-
-  /// The continuation bytes that open `cont` (bit i: byte pos + i is one),
-  /// up to `limit` of them, counted by their classes alone: the end of a
-  /// character begun before pos (a constituent, unless `carry` says it ends
-  /// a separator) or bytes that do not decode (constituents). Moves pos past
-  /// them, to a unit boundary; returns how many there were.
-  static std::size_t past_continuation(std::uint64_t cont, std::size_t limit, UnitAccumulator &acc,
-                                       std::uint64_t &carry, std::size_t &pos) noexcept {
-    const std::size_t run =
-        cont == ~std::uint64_t{0} ? 64 : static_cast<std::size_t>(__builtin_ctzll(~cont));
-    const std::size_t count = run < limit ? run : limit;
-    const std::uint64_t live = live_mask(count);
-    Acc::words(acc, carry & live, ~carry & live);
-    carry = 0;
-    pos += count;
-    return count;
   }
 
   static BodyResult run(const Request &r, const std::uint8_t *p, std::size_t n) noexcept {

@@ -84,15 +84,18 @@ SpanEnd utf8_span(const Request &request, const std::uint8_t *data, std::size_t 
   }
 }
 
-std::uint64_t separators_above_unicode(const Request &request, const std::uint8_t *q,
-                                       std::uint64_t leads, std::uint64_t &spill) noexcept {
+std::uint64_t separators_beyond_census(const Request &request, const std::uint8_t *q,
+                                       std::uint64_t leads, std::uint64_t &spill,
+                                       std::uint64_t &decoded) noexcept {
   std::uint64_t sep = 0;
   for (; leads != 0; leads &= leads - 1) {
     const unsigned i = static_cast<unsigned>(__builtin_ctzll(leads));
-    if ((q[i + 1] & 0xC0) != 0x80) continue;  // most: an encoding error, a constituent
+    // In binary data most are encoding errors, constituents.
+    if ((q[i + 1] & 0xC0) != 0x80) continue;
     const DecodeResult d = decode_utf8(q + i, simd_block_with_lookahead - i, request.utf8_decoding);
-    if (d.status != DecodeStatus::ok ||
-        (request.classes->wide(d.code_point) & unit_props::word_mask) != unit_props::separator)
+    if (d.status != DecodeStatus::ok) continue;
+    ++decoded;
+    if ((request.classes->wide(d.code_point) & unit_props::word_mask) != unit_props::separator)
       continue;
     const std::uint64_t all = (std::uint64_t{1} << d.length) - 1;
     sep |= all << i;
