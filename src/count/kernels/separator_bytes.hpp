@@ -139,10 +139,25 @@ struct SeparatorBytes : Blocks<A> {
     if constexpr (Isa::has_shuffle) {
       if (t.exact) return exact_match(t, b, q);
     }
-    std::uint64_t candidates = 0;
+    std::uint64_t leads = 0;
     for (unsigned d = 0; d < t.lead_count; ++d) {
       const std::uint8_t lead = t.distinct_lead[d];
-      candidates |= bits(b, [lead](B v) { return v == B(lead); });
+      leads |= bits(b, [lead](B v) { return v == B(lead); });
+    }
+    if (leads == 0) return {0, 0};
+    std::uint64_t candidates = leads;
+    // Many leads (kana share E3 with U+3000): their second bytes too,
+    // compared in registers, so that fewer go one by one.
+    if (Base::popcount(leads) > 4) {
+      const Block next = load(q + 1);
+      candidates = 0;
+      for (unsigned g = 0; g < t.count; ++g) {
+        const std::uint8_t lead = t.lead[g];
+        std::uint64_t hit = leads & bits(b, [lead](B v) { return v == B(lead); });
+        const std::uint8_t second = t.second[g];
+        if (hit != 0 && second != 0) hit &= bits(next, [second](B v) { return v == B(second); });
+        candidates |= hit;
+      }
     }
     Match m{0, 0};
     for (; candidates != 0; candidates &= candidates - 1) {
