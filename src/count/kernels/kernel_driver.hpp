@@ -28,7 +28,10 @@
 // and classify_multibyte alone, or, for words and widths in blocks with
 // few ASCII bytes, the scalar kernel's path.
 // The last bytes of a chunk and a trailing incomplete sequence go through
-// utf8_span, the scalar path. count_body is [[gnu::flatten]] so that no
+// utf8_span, the scalar path. GNU 9.5+'s words without -m or -L need none
+// of this once UnitClasses has the census of separators: every byte takes
+// its character's class by pattern (separator_bytes.hpp), in stride
+// (separator_words_plan). count_body is [[gnu::flatten]] so that no
 // xsimd helper is left out of line (tests/kernels/check_symbols.py checks
 // the objects).
 #pragma once
@@ -266,19 +269,16 @@ struct SimdKernel : Blocks<A> {
     return {last, n - e.pos};
   }
 
-  /// Plan::utf8_separator_words' blocks in stride from pos, until fewer
-  /// than simd_block_with_lookahead bytes remain; returns where it stopped.
-  /// `carry` (bit i: byte pos + i ends a separator that began before pos)
-  /// goes out for the tail; `looked_up` counts the characters beyond the
-  /// census that were decoded. Out of line, as ascii_run, so that its
-  /// state stays in registers.
-  [[gnu::noinline]] static std::size_t pattern_run(const Request &request,
-                                                   const typename SeparatorPatterns::Patterns &t,
-                                                   bool four_byte_clear, const std::uint8_t *p,
-                                                   std::size_t n, UnitAccumulator &result,
-                                                   std::uint64_t &carry_out,
-                                                   std::uint64_t &looked_up) noexcept {
-    const typename SeparatorPatterns::Patterns &patterns = t;
+  /// Plan::utf8_separator_words' blocks in stride from the body's start,
+  /// until fewer than simd_block_with_lookahead bytes remain; returns where
+  /// it stopped. `carry_out` (bit i: the byte i after that ends a separator
+  /// that began before it) is for the tail; `looked_up` counts the
+  /// characters beyond the census that were decoded. Out of line, as
+  /// ascii_run, so that its state stays in registers.
+  [[gnu::noinline]] static std::size_t pattern_run(
+      const Request &request, const typename SeparatorPatterns::Patterns &patterns,
+      bool four_byte_clear, const std::uint8_t *p, std::size_t n, UnitAccumulator &result,
+      std::uint64_t &carry_out, std::uint64_t &looked_up) noexcept {
     // Leads of characters the census does not cover: F4..FF always (above
     // U+10FFFF, or no character), F0..F3 until it has walked their planes.
     const B beyond_census(four_byte_clear ? 0xF4 : 0xF0);
