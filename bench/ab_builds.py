@@ -11,24 +11,13 @@ Each build's counts are checked against the other's (the run stops at the first 
 table; --out also writes it to a file, with the CPU model and the command line."""
 import argparse
 import os
-import platform
 import statistics
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from harness import cpu_model  # noqa: E402
 from startup import interleaved  # noqa: E402
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main():
