@@ -68,8 +68,9 @@ Plan choose_plan(const CountOptions &options, bool &needs_kernel) noexcept {
   needs_kernel = true;
   if (options.encoding == Encoding::utf8 && (words || width || s.chars)) {
     if (words && width) return Plan::utf8_words_width;
-    if (words && !s.chars && options.word_rule == WordRule::non_space_constituents)
-      return Plan::utf8_separator_words;
+    if (words && !s.chars)
+      return options.word_rule == WordRule::non_space_constituents ? Plan::utf8_separator_words
+                                                                   : Plan::utf8_lead_words;
     if (words) return Plan::utf8_words;
     if (width) return Plan::utf8_width;
     return Plan::utf8_chars;
@@ -88,6 +89,7 @@ void apply_unit(Plan plan, UnitAccumulator &acc, std::uint8_t props) noexcept {
   switch (plan) {
     case Plan::utf8_words:
     case Plan::utf8_separator_words:
+    case Plan::utf8_lead_words:
     case Plan::bytes_words:
       ApplyUnit<BaselineTag, true, false>::apply(acc, props);
       break;

@@ -214,6 +214,23 @@ const SeparatorCensus *UnitClasses::separator_census(std::uint64_t bytes) const 
   return census_.load(std::memory_order_acquire);
 }
 
+const WordCellCensus *UnitClasses::take_word_cell_census() const noexcept {
+  static std::mutex mutex;  // one walker; readers never lock
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (const WordCellCensus *known = word_cells_.load(std::memory_order_relaxed)) return known;
+  word_cell_census_ = walk_word_cells(*this);
+  word_cells_.store(&word_cell_census_, std::memory_order_release);
+  return &word_cell_census_;
+}
+
+const WordCellCensus *UnitClasses::word_cell_census(std::uint64_t bytes) const noexcept {
+  if (const WordCellCensus *known = word_cells_.load(std::memory_order_acquire)) return known;
+  // Relaxed, like note_slow_lead's tally: a lost count only delays.
+  const std::uint64_t demand = word_cell_demand_.load(std::memory_order_relaxed) + bytes;
+  word_cell_demand_.store(demand, std::memory_order_relaxed);
+  return demand < word_cell_threshold ? nullptr : take_word_cell_census();
+}
+
 void UnitClasses::note_four_byte_lookups(std::uint64_t characters) const noexcept {
   const std::uint64_t before = four_byte_demand_.load(std::memory_order_relaxed);
   four_byte_demand_.store(before + characters, std::memory_order_relaxed);

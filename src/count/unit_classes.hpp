@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "count/word_cells.hpp"
 #include "fastwc/options.hpp"
 #include "support/lazy_block_table.hpp"
 #include "support/zeroed_atomic_array.hpp"
@@ -218,6 +219,18 @@ class UnitClasses {
   static constexpr std::uint64_t census_threshold = std::uint64_t{1} << 20;
   static constexpr std::uint64_t four_byte_census_threshold = std::uint64_t{1} << 18;
 
+  /// The census of word classes by cell (word_cells.hpp), under either
+  /// rule, or nullptr until callers have announced word_cell_threshold
+  /// bytes in all, as separator_census. Complete when published.
+  const WordCellCensus *word_cell_census(std::uint64_t bytes) const noexcept;
+  /// Takes it now (tests use it to reach the kernels that need it on small
+  /// inputs).
+  const WordCellCensus *take_word_cell_census() const noexcept;
+  /// By the ski-rental rule, as census_threshold: the walk asks for about
+  /// 63,000 code points' classes (1-2 ms when they are not cached yet), what
+  /// the decoding kernels it replaces spend on 1 MiB of text.
+  static constexpr std::uint64_t word_cell_threshold = std::uint64_t{1} << 20;
+
   const locale::CharClasses &classes() const noexcept { return *classes_; }
   WordRule rule() const noexcept { return rule_; }
   bool nbsp_separates() const noexcept { return nbsp_separates_; }
@@ -285,6 +298,11 @@ class UnitClasses {
   mutable std::atomic<std::uint64_t> four_byte_demand_{0};
   mutable std::atomic<bool> census_refused_{false};
   mutable bool four_byte_walked_ = false;  ///< under the census lock
+  /// The census by cell: written once, under its lock, before the release
+  /// store of word_cells_.
+  mutable WordCellCensus word_cell_census_{};
+  mutable std::atomic<const WordCellCensus *> word_cells_{nullptr};
+  mutable std::atomic<std::uint64_t> word_cell_demand_{0};
 };
 
 }  // namespace fastwc::count

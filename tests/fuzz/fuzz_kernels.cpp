@@ -8,8 +8,9 @@
 // engine's counts, after a normal end and after a read error. Half the
 // option sets count with every lead byte examined (its lead planes and
 // separator patterns, UnitClasses::resolve_all_leads) and the BMP table
-// (UnitClasses::build_bmp_table), and under GNU 9.5's rule the census of
-// separators (UnitClasses::take_separator_census), from the first input on,
+// (UnitClasses::build_bmp_table), the census of word classes by cell
+// (UnitClasses::take_word_cell_census) and under GNU 9.5's rule the census
+// of separators (UnitClasses::take_separator_census), from the first input on,
 // the other half without them, as before enough characters have been seen; the seeds
 // kana_cells and hangul_rows keep to a few cells, which the VBMI kernel
 // then matches as hot cells and rows (classify_by_cell.hpp).
@@ -31,8 +32,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const auto &units = count::UnitClasses::get(classes, options.word_rule, true);
     units.resolve_all_leads();
     units.build_bmp_table();
-    // GNU 9.5+'s words without -m or -L then go by separator pattern.
+    // GNU 9.5+'s words without -m or -L then go by separator pattern;
+    // other words in stride, by cell (words_in_stride.hpp).
     units.take_separator_census(true);
+    units.take_word_cell_census();
   }
 
   count::ReferenceCounter reference(options, classes);

@@ -35,7 +35,8 @@ using Acc = fastwc::count::Accumulate<BaselineTag>;
 inline constexpr Plan all_plans[] = {
     Plan::newlines,          Plan::bytes_words,      Plan::bytes_width,
     Plan::bytes_words_width, Plan::utf8_chars,       Plan::utf8_words,
-    Plan::utf8_width,        Plan::utf8_words_width, Plan::utf8_separator_words};
+    Plan::utf8_width,        Plan::utf8_words_width, Plan::utf8_separator_words,
+    Plan::utf8_lead_words};
 
 inline const UnitClasses &unit_classes(bool utf8, WordRule rule, bool nbsp) {
   static const fastwc::locale::CharClasses c_locale("C");
@@ -56,6 +57,21 @@ inline const UnitClasses &census_classes(int census_parts, bool nbsp) {
     REQUIRE(slot->take_separator_census(census_parts == 2));
     REQUIRE(slot->separator_census(0) != nullptr);
     REQUIRE(slot->separator_census(0)->four_byte_clear == (census_parts == 2));
+  }
+  return *slot;
+}
+
+/// UTF-8 classes of their own with the census of word classes by cell
+/// taken, so that the stride kernels (words_in_stride.hpp) run on small
+/// inputs; the process-wide ones take it only past 1 MiB.
+inline const UnitClasses &word_cell_classes(WordRule rule, bool nbsp) {
+  static const fastwc::locale::CharClasses utf8_locale("C.UTF-8");
+  static UnitClasses *instances[2][2] = {};
+  UnitClasses *&slot = instances[rule == WordRule::non_space_constituents ? 1 : 0][nbsp ? 1 : 0];
+  if (slot == nullptr) {
+    slot = new UnitClasses(utf8_locale, rule, nbsp);
+    REQUIRE(slot->take_word_cell_census() != nullptr);
+    REQUIRE(slot->word_cell_census(0) == slot->take_word_cell_census());
   }
   return *slot;
 }
@@ -85,6 +101,22 @@ inline std::vector<Case> all_cases() {
             out.push_back({r, name + " rfc3629"});
           }
         }
+        // GNU 9.1's plan; 9.5's words without -m go by separator patterns.
+        if (plan == Plan::utf8_lead_words && rule != WordRule::printable_constituents) continue;
+        if (plan == Plan::utf8_words || plan == Plan::utf8_lead_words) {
+          // Words in stride, with the census by cell.
+          const UnitClasses &classes = word_cell_classes(rule, nbsp);
+          Request r{plan, rule == WordRule::non_space_constituents, true, classes.a0_separates(),
+                    &classes};
+          const std::string name = std::string("word cells ") +
+                                   (plan == Plan::utf8_lead_words ? "leads " : "") +
+                                   (r.rule95 ? "9.5" : "9.1") + (nbsp ? " nbsp" : "");
+          out.push_back({r, name});
+          if (r.rule95) {
+            r.utf8_decoding = fastwc::Utf8Decoding::rfc3629;
+            out.push_back({r, name + " rfc3629"});
+          }
+        }
         const bool utf8 = fastwc::count::kernels::decodes_utf8(plan);
         const UnitClasses &classes = unit_classes(utf8, rule, nbsp);
         REQUIRE(classes.ascii_matches_c_locale());
@@ -108,6 +140,21 @@ inline std::vector<KernelId> simd_kernels() {
   for (const KernelId id : fastwc::count::all_kernels)
     if (id != KernelId::scalar && fastwc::count::kernel_supported(id)) out.push_back(id);
   return out;
+}
+
+/// The UTF-8 form of a code point from U+0080 to U+10FFFF.
+inline void append_utf8(std::string &s, char32_t c) {
+  if (c < 0x800) {
+    s += static_cast<char>(0xC0 | (c >> 6));
+  } else if (c < 0x10000) {
+    s += static_cast<char>(0xE0 | (c >> 12));
+    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+  } else {
+    s += static_cast<char>(0xF0 | (c >> 18));
+    s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+  }
+  s += static_cast<char>(0x80 | (c & 0x3F));
 }
 
 struct Outcome {

@@ -7,8 +7,8 @@
 // Each kernel classifies characters several ways (by lead byte, separator
 // pattern, cell, table, one by one) depending on what it has learned, so
 // every code point is counted both before and after the lead planes, the
-// separator patterns, the table of planes 0 and 1 and the census of
-// separators exist. Counts are
+// separator patterns, the table of planes 0 and 1 and the censuses of
+// separators and of word classes by cell exist. Counts are
 // compared per group of 64 code points, so one wrong class cannot hide
 // behind another.
 #include <doctest/doctest.h>
@@ -112,10 +112,11 @@ constexpr OptionSet option_sets[] = {
     {WordRule::non_space_constituents, true, fastwc::Utf8Decoding::rfc3629, "9.11"},
 };
 
-/// Words alone (the separator patterns), characters alone, and all counts.
-const Selection selections[] = {Selection{false, true, false, false, false},
-                                Selection{false, false, true, false, false},
-                                Selection{true, true, true, true, true}};
+/// Words alone (the separator patterns; 9.1's lead bytes), characters
+/// alone, words and characters (in stride by cell), and all counts.
+const Selection selections[] = {
+    Selection{false, true, false, false, false}, Selection{false, false, true, false, false},
+    Selection{false, true, true, false, false}, Selection{true, true, true, true, true}};
 
 Counts selected(Counts c, const Selection &s) {
   if (!s.lines) c.lines = 0;
@@ -187,6 +188,8 @@ TEST_CASE("kernels: every code point against the reference engine in C.UTF-8") {
     REQUIRE(units.build_bmp_table());
     // GNU 9.5+'s words without -m then go by the separators' byte patterns.
     REQUIRE(units.take_separator_census(true) == (set.rule == WordRule::non_space_constituents));
+    // Words then go in stride over valid text, by cell.
+    REQUIRE(units.take_word_cell_census() != nullptr);
   }
   compare_all(all);
 }

@@ -261,19 +261,6 @@ TEST_CASE("kernels: text that keeps to a few cells, then with every lead's row k
   std::mt19937 rng(20261201);
   std::uniform_int_distribution<std::size_t> pick_cell(0, std::size(cells) - 1);
   std::uniform_int_distribution<int> pick(0, 63);
-  const auto encode = [](char32_t c, std::string &s) {
-    if (c < 0x800) {
-      s += static_cast<char>(0xC0 | (c >> 6));
-    } else if (c < 0x10000) {
-      s += static_cast<char>(0xE0 | (c >> 12));
-      s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    } else {
-      s += static_cast<char>(0xF0 | (c >> 18));
-      s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-      s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    }
-    s += static_cast<char>(0x80 | (c & 0x3F));
-  };
   const auto few_cells_text = [&](std::size_t size) {
     char32_t chosen[8];
     const int used = 1 + pick(rng) % 8;
@@ -286,7 +273,7 @@ TEST_CASE("kernels: text that keeps to a few cells, then with every lead's row k
       } else {
         const char32_t base = chosen[pick(rng) % used];
         // Mostly the cell's common characters, sometimes any of its 64.
-        encode(base + static_cast<char32_t>(kind < 40 ? 10 + pick(rng) % 8 : pick(rng)), s);
+        append_utf8(s, base + static_cast<char32_t>(kind < 40 ? 10 + pick(rng) % 8 : pick(rng)));
       }
     }
     s.resize(size);

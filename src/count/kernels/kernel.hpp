@@ -50,14 +50,19 @@ enum class Plan : std::uint8_t {
   /// alone, from the separators' byte patterns where UnitClasses has their
   /// census (separator_bytes.hpp). Characters are not counted: 0.
   utf8_separator_words,
+  /// UTF-8, GNU 9.1's word rule (to 9.4), neither -m nor -L: words (and
+  /// newlines) alone, each character's class at its lead byte, over any
+  /// bytes without validating them where UnitClasses has its census by
+  /// cell (words_in_stride.hpp). Characters are not counted: 0.
+  utf8_lead_words,
 };
 
 /// True for the plans that decode UTF-8 (and so may leave a tail).
 constexpr bool decodes_utf8(Plan plan) noexcept { return plan >= Plan::utf8_chars; }
 
-/// True for the UTF-8 plans that count characters (all but one).
+/// True for the UTF-8 plans that count characters (all but two).
 constexpr bool counts_chars(Plan plan) noexcept {
-  return decodes_utf8(plan) && plan != Plan::utf8_separator_words;
+  return decodes_utf8(plan) && plan != Plan::utf8_separator_words && plan != Plan::utf8_lead_words;
 }
 
 struct Request {

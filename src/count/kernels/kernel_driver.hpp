@@ -31,7 +31,11 @@
 // utf8_span, the scalar path. GNU 9.5+'s words without -m or -L need none
 // of this once UnitClasses has the census of separators: every byte takes
 // its character's class by pattern (separator_bytes.hpp), in stride
-// (separator_words_plan). count_body is [[gnu::flatten]] so that no
+// (separator_words_plan). Words without -L need none of it either once
+// UnitClasses has the census of word classes by cell: each character's
+// class goes to its lead byte (words_in_stride.hpp), in stride over valid
+// blocks (utf8_plan, both rules), and for GNU 9.1's words without -m over
+// any bytes (lead_words_plan). count_body is [[gnu::flatten]] so that no
 // xsimd helper is left out of line (tests/kernels/check_symbols.py checks
 // the objects).
 #pragma once
@@ -54,6 +58,7 @@
 #include "count/kernels/separator_bytes.hpp"
 #include "count/kernels/utf8_units.hpp"
 #include "count/kernels/utf8_validation.hpp"
+#include "count/kernels/words_in_stride.hpp"
 // Only UnitClasses' out-of-line members are called here.
 #include "count/unit_classes.hpp"
 
@@ -85,6 +90,7 @@ struct SimdKernel : Blocks<A> {
   using Table = TableClassifier<A>;
   using Separators = SeparatorClassifier<A>;
   using SeparatorPatterns = SeparatorBytes<A>;
+  using Stride = WordsInStride<A>;
 
   template <bool Rule95, bool Words, bool Width>
   static BodyResult bytes_plan(const Request &r, const std::uint8_t *p, std::size_t n) noexcept {
@@ -204,6 +210,18 @@ struct SimdKernel : Blocks<A> {
       tables = Lead::lead_tables(request.classes->lead_planes());
       Cells::clear(cache);
     }
+    // Words without -L go in stride over valid text once the census by
+    // cell exists (words_in_stride.hpp).
+    typename Stride::Tables stride{};
+    typename Stride::CellCache stride_cells;
+    if constexpr (Isa::has_shuffle && Words && !Width) {
+      const WordCellCensus *census =
+          request.plan == Plan::utf8_words ? request.classes->word_cell_census(n) : nullptr;
+      if (census != nullptr) {
+        stride = Stride::tables(*census);
+        Stride::clear(stride_cells);
+      }
+    }
     const bool rfc3629 = request.utf8_decoding == Utf8Decoding::rfc3629;
     std::size_t pos = 0;
     while (pos + simd_block_with_lookahead <= n) {
@@ -220,8 +238,14 @@ struct SimdKernel : Blocks<A> {
       Units u{};
       if constexpr (Isa::has_shuffle) {
         if (Validation::valid_utf8(check, b)) {
-          if constexpr (!Words && !Width) {
-            const std::size_t end = CharsInStride<A>::run(check, p, pos, n, acc);
+          std::size_t end = pos;
+          if constexpr (!Words && !Width) end = CharsInStride<A>::run(check, p, pos, n, acc);
+          if constexpr (Words && !Width) {
+            if (stride.census != nullptr)
+              end = Stride::template run<Rule95>(*request.classes, check, stride, stride_cells, p,
+                                                 pos, n, acc);
+          }
+          if constexpr (!Width) {
             if (end != pos) {
               // Continuation bytes that open the block there end a
               // character counted already (at most three: it was valid).
@@ -353,6 +377,31 @@ struct SimdKernel : Blocks<A> {
     return {last, n - e.pos};
   }
 
+  /// Plan::utf8_lead_words: GNU 9.1's words by lead bytes (lead_run) once
+  /// UnitClasses has the census by cell, and until then as utf8_plan
+  /// counts them; the last bytes by the scalar path, past the continuation
+  /// bytes that open them (transparent under 9.1).
+  static BodyResult lead_words_plan(const Request &request, const std::uint8_t *p,
+                                    std::size_t n) noexcept {
+    const WordCellCensus *census = nullptr;
+    if constexpr (Isa::has_shuffle) census = request.classes->word_cell_census(n);
+    if (census == nullptr) {
+      BodyResult out = utf8_plan<false, true, false>(request, p, n);
+      out.acc.summary.chars = 0;
+      return out;
+    }
+    typename Stride::CellCache cells;
+    Stride::clear(cells);
+    UnitAccumulator acc{};
+    std::size_t pos = Stride::lead_run(*request.classes, Validation::validator(),
+                                       Stride::tables(*census), cells, p, n, acc);
+    while (pos < n && (p[pos] & 0xC0) == 0x80) ++pos;
+    UnitAccumulator last = acc;
+    const SpanEnd e = utf8_span(request, p, pos, n, n, last);
+    last.summary.chars = 0;
+    return {last, n - e.pos};
+  }
+
   static BodyResult run(const Request &r, const std::uint8_t *p, std::size_t n) noexcept {
     switch (r.plan) {
       case Plan::newlines: {
@@ -380,6 +429,8 @@ struct SimdKernel : Blocks<A> {
                         : utf8_plan<false, true, true>(r, p, n);
       case Plan::utf8_separator_words:
         return separator_words_plan(r, p, n);
+      case Plan::utf8_lead_words:
+        return lead_words_plan(r, p, n);
     }
     return BodyResult{};
   }

@@ -74,6 +74,7 @@ SpanEnd utf8_span(const Request &request, const std::uint8_t *data, std::size_t 
   switch (request.plan) {
     case Plan::utf8_words:
     case Plan::utf8_separator_words:
+    case Plan::utf8_lead_words:
       return utf8_units<true, false>(classes, request.utf8_decoding, data, pos, limit, size, acc);
     case Plan::utf8_width:
       return utf8_units<false, true>(classes, request.utf8_decoding, data, pos, limit, size, acc);
@@ -176,10 +177,11 @@ BodyResult count_body_scalar(const Request &request, const std::uint8_t *data,
     case Plan::utf8_words:
     case Plan::utf8_width:
     case Plan::utf8_words_width:
-    case Plan::utf8_separator_words: {
+    case Plan::utf8_separator_words:
+    case Plan::utf8_lead_words: {
       const SpanEnd end = utf8_span(request, data, 0, size, size, out.acc);
       out.tail_size = size - end.pos;
-      if (request.plan == Plan::utf8_separator_words) out.acc.summary.chars = 0;
+      if (!counts_chars(request.plan)) out.acc.summary.chars = 0;
       break;
     }
   }

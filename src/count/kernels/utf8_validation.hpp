@@ -114,6 +114,24 @@ struct Utf8Validation : Blocks<A> {
       return Isa::lookup(table, v & B(0x0F));
   }
 
+  /// Bit i: the lead byte b[i] and the byte after it (second[i]) start no
+  /// standard sequence whatever follows: an overlong form (C0, C1, E0
+  /// 80..9F, F0 80..8F), a surrogate (ED A0..BF), or a value above
+  /// U+10FFFF (F4 90..BF, F5..FF). The validator's pair rules alone,
+  /// without those on continuation bytes.
+  static std::uint64_t start_errors(const Validator &t, const Block &b,
+                                    const Block &second) noexcept {
+    constexpr std::uint8_t starts =
+        overlong2 | overlong3 | overlong4 | surrogate | too_large | large1000;
+    std::uint64_t m = 0;
+    for (std::size_t i = 0; i < lanes; ++i) {
+      const B pair = by_high_nibble(t.prev_high, b.v[i]) & by_low_nibble(t.prev_low, b.v[i]) &
+                     by_high_nibble(t.cur_high, second.v[i]) & B(starts);
+      m |= Isa::bits(pair != B(0)) << (i * width);
+    }
+    return m;
+  }
+
   /// True when the 64 bytes at a unit boundary are standard UTF-8, except
   /// that a sequence may be cut by the block's end.
   static bool valid_utf8(const Validator &t, const Block &b) noexcept {

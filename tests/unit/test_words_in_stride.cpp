@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Words in stride by cell (count/kernels/words_in_stride.hpp, with the
+// census of count/word_cells.hpp): the census against the classes of every
+// code point, and the stride kernels against the scalar kernel on text
+// that mixes more cells in one call than their cache holds and more in one
+// block than their rounds allow, under both word rules.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "count/unit_classes.hpp"
+#include "count/word_cells.hpp"
+#include "kernel_test_support.hpp"
+#include "locale/char_classes.hpp"
+
+using namespace kernel_test;
+using fastwc::count::WordCell;
+using fastwc::count::WordCellCensus;
+namespace unit_props = fastwc::count::unit_props;
+
+namespace {
+
+const fastwc::locale::CharClasses &utf8_locale() {
+  static const fastwc::locale::CharClasses classes("C.UTF-8");
+  return classes;
+}
+
+bool constituent(const UnitClasses &classes, char32_t c) {
+  return (classes.wide(c) & unit_props::word_mask) == unit_props::constituent;
+}
+
+std::vector<Case> word_cell_cases() {
+  std::vector<Case> cases;
+  for (const Case &c : all_cases())
+    if (c.name.rfind("word cells", 0) == 0) cases.push_back(c);
+  return cases;
+}
+
+}  // namespace
+
+TEST_CASE("word cell census: every code point's class, under both rules") {
+  for (const WordRule rule : {WordRule::printable_constituents, WordRule::non_space_constituents})
+    for (const bool nbsp : {true, false}) {
+      CAPTURE(static_cast<int>(rule));
+      CAPTURE(nbsp);
+      const UnitClasses classes(utf8_locale(), rule, nbsp);
+      // Not below its threshold, then at once.
+      CHECK(classes.word_cell_census(UnitClasses::word_cell_threshold - 1) == nullptr);
+      const WordCellCensus *census = classes.word_cell_census(1);
+      REQUIRE(census != nullptr);
+      for (unsigned lead = 0xC0; lead <= 0xFF; ++lead) {
+        CAPTURE(lead);
+        const bool settled = ((census->constituent_leads >> (lead - 0xC0)) & 1) != 0;
+        if (lead < 0xC2 || lead >= 0xF0) {
+          CHECK_FALSE(settled);  // no valid character, or four bytes
+          continue;
+        }
+        const bool two = lead < 0xE0;
+        const char32_t first = two ? (char32_t{lead & 0x1Fu} << 6) : (char32_t{lead & 0x0Fu} << 12);
+        bool all = true;
+        for (unsigned s = 0; s < (two ? 1u : 64u); ++s) {
+          const char32_t cell = first + (two ? 0 : s << 6);
+          if (cell < 0x800 && !two) continue;              // overlong
+          if (cell >= 0xD800 && cell <= 0xDFFF) continue;  // surrogates
+          WordCell want{0, 0};
+          for (unsigned k = 0; k < 64; ++k) {
+            const std::uint8_t word = classes.wide(cell + k) & unit_props::word_mask;
+            if (word == unit_props::separator) want.separators |= std::uint64_t{1} << k;
+            if (word == 0) want.transparent |= std::uint64_t{1} << k;
+          }
+          const WordCell got = fastwc::count::word_cell(classes, cell >> 6);
+          CHECK(got.separators == want.separators);
+          CHECK(got.transparent == want.transparent);
+          if (two) {
+            CHECK(census->two_byte[lead & 0x1F].separators == want.separators);
+            CHECK(census->two_byte[lead & 0x1F].transparent == want.transparent);
+          }
+          const bool cell_all = (want.separators | want.transparent) == 0;
+          if (!two)
+            CHECK(((census->constituent_cells[lead & 0x0F] >> s) & 1) == (cell_all ? 1u : 0u));
+          all = all && cell_all;
+        }
+        CHECK(settled == all);
+      }
+    }
+  // glibc's C.UTF-8: the CJK ideographs' leads settle their characters;
+  // E2 and E3 hold white space, so never.
+  const UnitClasses classes(utf8_locale(), WordRule::printable_constituents, true);
+  const WordCellCensus *census = classes.take_word_cell_census();
+  for (const unsigned lead : {0xE4u, 0xE5u, 0xE6u, 0xE7u, 0xE8u, 0xE9u})
+    CHECK(((census->constituent_leads >> (lead - 0xC0)) & 1) == 1);
+  for (const unsigned lead : {0xC2u, 0xE2u, 0xE3u})
+    CHECK(((census->constituent_leads >> (lead - 0xC0)) & 1) == 0);
+  CHECK(constituent(classes, 0x4E00));
+}
+
+TEST_CASE("words in stride: more cells than the cache, and than a block's rounds") {
+  if (simd_kernels().empty()) return;  // nothing to compare with the scalar kernel
+  const std::vector<Case> cases = word_cell_cases();
+  REQUIRE(cases.size() >= 6);
+  // The characters of cells that hold separators or transparent
+  // characters (so that the kernels look their cells up), in every plane
+  // where glibc has such cells, with some of their neighbours.
+  const UnitClasses &classes = word_cell_classes(WordRule::printable_constituents, true);
+  std::vector<char32_t> pool;
+  for (char32_t c = 0x80; c < 0x110000; c += (c < 0x30000 ? 1 : 61)) {
+    if (c >= 0xD800 && c <= 0xDFFF) continue;
+    const WordCell w = fastwc::count::word_cell(classes, c >> 6);
+    if ((w.separators | w.transparent) != 0 || c % 97 == 0) pool.push_back(c);
+  }
+  REQUIRE(pool.size() > 10000);
+  std::mt19937 rng(20261202);
+  std::uniform_int_distribution<std::size_t> pick(0, pool.size() - 1);
+  std::uniform_int_distribution<int> spacing(0, 9);
+  const std::uint64_t before = comparisons;
+  for (const std::size_t run : {1u, 3u, 40u}) {
+    // Runs of one cell's characters (`run` long), so that blocks hold from
+    // one cell to a dozen and more.
+    std::string s;
+    while (s.size() < (1u << 16)) {
+      const char32_t base = pool[pick(rng)];
+      for (std::size_t k = 0; k < run; ++k) {
+        append_utf8(s, (base & ~char32_t{63}) | ((base + k * 7) & 63));
+        const int gap = spacing(rng);
+        if (gap == 0) s += ' ';
+        if (gap == 1) s += '\x01';
+        if (gap == 2) s += 'w';
+      }
+    }
+    check_exact(s, cases);
+  }
+  CHECK(comparisons > before);
+}
+
+TEST_CASE("lead words: every lead with second bytes and endings around a block's end") {
+  if (simd_kernels().empty()) return;  // nothing to compare with the scalar kernel
+  std::vector<Case> cases;
+  for (const Case &c : word_cell_cases())
+    if (c.request.plan == Plan::utf8_lead_words) cases.push_back(c);
+  REQUIRE(cases.size() == 2);
+  const std::uint64_t before = comparisons;
+  // Second bytes at the edges of the ranges that make overlong forms,
+  // surrogates and values above U+10FFFF, and bytes that continue nothing.
+  const unsigned seconds[] = {0x41, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC3};
+  // What follows the lead and its second byte: enough continuation bytes
+  // for any lead, one, none, or a lead.
+  const std::string endings[] = {"\x80\x80\x80\x80 x", "\x80 x", " x", "\xc3\xa9 x"};
+  for (unsigned lead = 0xC0; lead <= 0xFF; ++lead)
+    for (const unsigned second : seconds)
+      for (const std::string &ending : endings) {
+        std::string s = "y ";
+        for (std::size_t offset = 60; offset <= 66; ++offset) {
+          // The lead `offset` bytes into a block, so that its sequence
+          // reaches into the next one from every byte.
+          while (s.size() % 64 != offset % 64) s += s.size() % 3 == 0 ? ' ' : 'a';
+          s += static_cast<char>(lead);
+          s += static_cast<char>(second);
+          s += ending;
+        }
+        s.append(70, 'b');
+        check_exact(s, cases);
+      }
+  CHECK(comparisons > before);
+}
