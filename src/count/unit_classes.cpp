@@ -3,6 +3,7 @@
 // locale::CharClasses, and the process-wide registry of them.
 #include "count/unit_classes.hpp"
 
+#include <cstdlib>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -72,7 +73,10 @@ UnitClasses::UnitClasses(const locale::CharClasses &classes, WordRule rule, bool
   }
 }
 
-UnitClasses::~UnitClasses() { delete[] bmp_table_.load(std::memory_order_acquire); }
+UnitClasses::~UnitClasses() {
+  delete[] bmp_table_.load(std::memory_order_acquire);
+  std::free(word_cell_table_.load(std::memory_order_acquire));
+}
 
 std::uint8_t UnitClasses::c_locale_byte(std::uint8_t b, WordRule rule, bool a0_separates) noexcept {
   std::uint8_t props = 0;
@@ -218,9 +222,31 @@ const WordCellCensus *UnitClasses::take_word_cell_census() const noexcept {
   static std::mutex mutex;  // one walker; readers never lock
   const std::lock_guard<std::mutex> lock(mutex);
   if (const WordCellCensus *known = word_cells_.load(std::memory_order_relaxed)) return known;
+  // Without memory for it, word_cell computes every cell it is asked for.
+  word_cell_table_.store(
+      static_cast<std::uint64_t *>(std::calloc(2 * word_cell_count + word_cell_count / 64, 8)),
+      std::memory_order_release);
   word_cell_census_ = walk_word_cells(*this);
   word_cells_.store(&word_cell_census_, std::memory_order_release);
   return &word_cell_census_;
+}
+
+WordCell UnitClasses::word_cell(std::uint32_t cell) const noexcept {
+  std::uint64_t *const table = word_cell_table_.load(std::memory_order_acquire);
+  if (table == nullptr || cell >= word_cell_count) return compute_word_cell(*this, cell);
+  const std::atomic_ref<std::uint64_t> ready(table[2 * word_cell_count + cell / 64]);
+  const std::atomic_ref<std::uint64_t> separators(table[2 * cell]);
+  const std::atomic_ref<std::uint64_t> transparent(table[2 * cell + 1]);
+  const std::uint64_t bit = std::uint64_t{1} << (cell % 64);
+  if ((ready.load(std::memory_order_acquire) & bit) != 0)
+    return {separators.load(std::memory_order_relaxed),
+            transparent.load(std::memory_order_relaxed)};
+  // Racing threads compute and store the same values.
+  const WordCell w = compute_word_cell(*this, cell);
+  separators.store(w.separators, std::memory_order_relaxed);
+  transparent.store(w.transparent, std::memory_order_relaxed);
+  ready.fetch_or(bit, std::memory_order_release);
+  return w;
 }
 
 const WordCellCensus *UnitClasses::word_cell_census(std::uint64_t bytes) const noexcept {

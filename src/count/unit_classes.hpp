@@ -226,10 +226,16 @@ class UnitClasses {
   /// Takes it now (tests use it to reach the kernels that need it on small
   /// inputs).
   const WordCellCensus *take_word_cell_census() const noexcept;
-  /// By the ski-rental rule, as census_threshold: the walk asks for about
-  /// 63,000 code points' classes (1-2 ms when they are not cached yet), what
-  /// the decoding kernels it replaces spend on 1 MiB of text.
-  static constexpr std::uint64_t word_cell_threshold = std::uint64_t{1} << 20;
+  /// The word classes of a cell (compute_word_cell), kept once the census
+  /// is taken: text that mixes many cells (each kernel call has a small
+  /// cache of its own) asks the C library about each cell once.
+  WordCell word_cell(std::uint32_t cell) const noexcept;
+  /// By the ski-rental rule, as census_threshold: the walk asks for the
+  /// classes of about 63,000 code points (measured on the AMD EPYC of
+  /// bench/results/2026-12-02-amd-word-cells: 4.2 ms when CharClasses has
+  /// none of them yet, 2 ms when it has), what the decoding kernels it
+  /// replaces, at 0.3-1 GB/s a core, spend on about 2 MiB.
+  static constexpr std::uint64_t word_cell_threshold = std::uint64_t{1} << 21;
 
   const locale::CharClasses &classes() const noexcept { return *classes_; }
   WordRule rule() const noexcept { return rule_; }
@@ -303,6 +309,10 @@ class UnitClasses {
   mutable WordCellCensus word_cell_census_{};
   mutable std::atomic<const WordCellCensus *> word_cells_{nullptr};
   mutable std::atomic<std::uint64_t> word_cell_demand_{0};
+  /// word_cell's memory, allocated with the census (calloc: zero pages
+  /// until used): each cell's separators and transparent characters, then
+  /// a bit a cell, set (release) once those two are stored.
+  mutable std::atomic<std::uint64_t *> word_cell_table_{nullptr};
 };
 
 }  // namespace fastwc::count

@@ -6,9 +6,9 @@
 
 namespace fastwc::count {
 
-WordCell word_cell(const UnitClasses &classes, std::uint32_t cell) noexcept {
+WordCell compute_word_cell(const UnitClasses &classes, std::uint32_t cell) noexcept {
   WordCell w{0, 0};
-  if (cell < 2 || cell >= (0x110000 >> 6)) return w;
+  if (cell < 2 || cell >= word_cell_count) return w;
   const auto first = static_cast<char32_t>(cell) << 6;
   for (unsigned k = 0; k < 64; ++k) {
     const std::uint8_t word = classes.wide(first + k) & unit_props::word_mask;
@@ -24,7 +24,7 @@ WordCell word_cell(const UnitClasses &classes, std::uint32_t cell) noexcept {
 WordCellCensus walk_word_cells(const UnitClasses &classes) noexcept {
   WordCellCensus census{};
   for (std::uint32_t i = 2; i < 32; ++i) {  // C2..DF
-    census.two_byte[i] = word_cell(classes, i);
+    census.two_byte[i] = classes.word_cell(i);
     if ((census.two_byte[i].separators | census.two_byte[i].transparent) == 0)
       census.constituent_leads |= std::uint64_t{1} << i;
   }
@@ -35,7 +35,7 @@ WordCellCensus walk_word_cells(const UnitClasses &classes) noexcept {
     const unsigned last = h == 0xD ? 0x1F : 0x3F;
     std::uint64_t cells = 0;
     for (unsigned s = first; s <= last; ++s) {
-      const WordCell w = word_cell(classes, (h << 6) | s);
+      const WordCell w = classes.word_cell((h << 6) | s);
       if ((w.separators | w.transparent) == 0) cells |= std::uint64_t{1} << s;
     }
     census.constituent_cells[h] = cells;

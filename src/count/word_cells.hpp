@@ -41,12 +41,15 @@ struct WordCellCensus {
 };
 
 /// Walks U+0080..U+FFFF (about 63,000 lookups in the UnitClasses' lazy
-/// table, which this fills).
+/// table, which this fills: 2-4 ms, UnitClasses::word_cell_threshold).
 WordCellCensus walk_word_cells(const UnitClasses &classes) noexcept;
 
-/// The cell of code points 64 * cell .. 64 * cell + 63 (cell at least 2,
-/// below 0x4400: U+0080..U+10FFFF). Called out of line by the kernels,
-/// which keep a small cache of the cells they use.
-WordCell word_cell(const UnitClasses &classes, std::uint32_t cell) noexcept;
+/// The cells below U+110000 (cell 64 * k holds code points 64 * k ..
+/// 64 * k + 63).
+inline constexpr std::uint32_t word_cell_count = 0x110000 >> 6;
+
+/// The cell `cell` (at least 2, below word_cell_count: U+0080..U+10FFFF),
+/// computed; UnitClasses::word_cell keeps what this computes.
+WordCell compute_word_cell(const UnitClasses &classes, std::uint32_t cell) noexcept;
 
 }  // namespace fastwc::count

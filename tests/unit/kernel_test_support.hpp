@@ -63,7 +63,7 @@ inline const UnitClasses &census_classes(int census_parts, bool nbsp) {
 
 /// UTF-8 classes of their own with the census of word classes by cell
 /// taken, so that the stride kernels (words_in_stride.hpp) run on small
-/// inputs; the process-wide ones take it only past 1 MiB.
+/// inputs; the process-wide ones take it only past 2 MiB.
 inline const UnitClasses &word_cell_classes(WordRule rule, bool nbsp) {
   static const fastwc::locale::CharClasses utf8_locale("C.UTF-8");
   static UnitClasses *instances[2][2] = {};

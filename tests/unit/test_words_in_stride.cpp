@@ -71,7 +71,7 @@ TEST_CASE("word cell census: every code point's class, under both rules") {
             if (word == unit_props::separator) want.separators |= std::uint64_t{1} << k;
             if (word == 0) want.transparent |= std::uint64_t{1} << k;
           }
-          const WordCell got = fastwc::count::word_cell(classes, cell >> 6);
+          const WordCell got = classes.word_cell(cell >> 6);
           CHECK(got.separators == want.separators);
           CHECK(got.transparent == want.transparent);
           if (two) {
@@ -108,7 +108,7 @@ TEST_CASE("words in stride: more cells than the cache, and than a block's rounds
   std::vector<char32_t> pool;
   for (char32_t c = 0x80; c < 0x110000; c += (c < 0x30000 ? 1 : 61)) {
     if (c >= 0xD800 && c <= 0xDFFF) continue;
-    const WordCell w = fastwc::count::word_cell(classes, c >> 6);
+    const WordCell w = classes.word_cell(c >> 6);
     if ((w.separators | w.transparent) != 0 || c % 97 == 0) pool.push_back(c);
   }
   REQUIRE(pool.size() > 10000);

@@ -27,7 +27,8 @@
 #include "count/kernels/kernel.hpp"
 #include "count/kernels/utf8_validation.hpp"
 #include "count/summary_ops.hpp"
-// Only word_cell and classify_multibyte, out of line, are called here.
+// Only UnitClasses::word_cell and classify_multibyte, out of line, are
+// called here.
 #include "count/word_cells.hpp"
 
 namespace fastwc::count::kernels {
@@ -101,7 +102,7 @@ struct WordsInStride : Blocks<A> {
     // F0 9F 80..BF) and a lead's cells spread over the slots.
     const unsigned slot = (index * 0x9E3779B1u) >> 26;
     if (cache.key[slot] != index) {
-      cache.cell[slot] = word_cell(classes, index);
+      cache.cell[slot] = classes.word_cell(index);
       cache.key[slot] = index;
     }
     return cache.cell[slot];
