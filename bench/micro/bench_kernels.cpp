@@ -242,7 +242,7 @@ double script_goal(const char *mode, std::string_view script) {
   const std::string_view name = mode;
   if (name.starts_with("-m UTF-8")) return 15;
   if (!name.starts_with("-w UTF-8") && !name.starts_with("-lwc UTF-8") &&
-      !name.starts_with("-L UTF-8"))
+      !name.starts_with("-mw UTF-8") && !name.starts_with("-L UTF-8"))
     return 0;
   if (script == "cyrillic" || script == "greek" || script == "latin") return 12;
   if (script == "chinese" || script == "japanese" || script == "korean") return 6;
@@ -284,6 +284,11 @@ const Mode modes[] = {
     // The default count under GNU 9.5+'s rules: words by separator pattern.
     {"-lwc UTF-8 9.5", Encoding::utf8, sel(true, true, false, true, false),
      WordRule::non_space_constituents},
+    // Words with -m: in stride over valid text, by cell.
+    {"-mw UTF-8 9.1", Encoding::utf8, sel(false, true, true, false, false),
+     WordRule::printable_constituents},
+    {"-mw UTF-8 9.5", Encoding::utf8, sel(false, true, true, false, false),
+     WordRule::non_space_constituents},
     {"-L UTF-8", Encoding::utf8, sel(false, false, false, false, true),
      WordRule::printable_constituents},
 };
@@ -297,8 +302,10 @@ double goal(const Mode &m, Corpus c, bool cache_resident) {
   if (name.starts_with("-l ")) return ascii && cache_resident ? 100 : 0;
   if (name.starts_with("-w C") || name.starts_with("-lwc C")) return ascii ? 30 : 0;
   if (name.starts_with("-L")) return ascii ? 5 : 0;
-  if (name.starts_with("-m")) return ascii ? 40 : 15;
-  if (name.starts_with("-w UTF-8") || name.starts_with("-lwc UTF-8")) return ascii ? 30 : 5;
+  if (name.starts_with("-m UTF-8")) return ascii ? 40 : 15;
+  if (name.starts_with("-w UTF-8") || name.starts_with("-lwc UTF-8") ||
+      name.starts_with("-mw UTF-8"))
+    return ascii ? 30 : 5;
   return 0;
 }
 
