@@ -44,6 +44,11 @@ WordCellCensus walk_word_cells(const UnitClasses &classes) noexcept {
         ~((std::uint64_t{1} << first) - 1);
     if (cells == valid) census.constituent_leads |= std::uint64_t{1} << (0x20 + h);
   }
+  for (std::uint32_t t = 0; t < 64; ++t) {  // F0 9F 80..BF
+    const WordCell w = classes.word_cell((0x1F000 >> 6) + t);
+    if ((w.separators | w.transparent) == 0)
+      census.plane1_constituent_cells |= std::uint64_t{1} << t;
+  }
   return census;
 }
 

@@ -38,9 +38,12 @@ struct WordCellCensus {
   /// of second byte 0x80 + s is a constituent (never for second bytes the
   /// lead cannot take: E0 80..9F are overlong, ED A0..BF surrogates).
   std::uint64_t constituent_cells[16];
+  /// The same for plane 1 (emoji, F0 9F): bit t says so of the cell of
+  /// third byte 0x80 + t.
+  std::uint64_t plane1_constituent_cells;
 };
 
-/// Walks U+0080..U+FFFF (about 63,000 lookups in the UnitClasses' lazy
+/// Walks U+0080..U+FFFF and U+1F000..U+1FFFF (about 67,000 lookups in the UnitClasses' lazy
 /// table, which this fills: 2-4 ms, UnitClasses::word_cell_threshold).
 WordCellCensus walk_word_cells(const UnitClasses &classes) noexcept;
 

@@ -85,6 +85,13 @@ TEST_CASE("word cell census: every code point's class, under both rules") {
         }
         CHECK(settled == all);
       }
+      // Plane 1's cells (emoji), by their third byte.
+      for (unsigned t = 0; t < 64; ++t) {
+        bool all = true;
+        for (char32_t c = 0x1F000 + 64 * t; c < 0x1F000 + 64 * (t + 1); ++c)
+          all = all && constituent(classes, c);
+        CHECK(((census->plane1_constituent_cells >> t) & 1) == (all ? 1u : 0u));
+      }
     }
   // glibc's C.UTF-8: the CJK ideographs' leads settle their characters;
   // E2 and E3 hold white space, so never.
@@ -95,6 +102,10 @@ TEST_CASE("word cell census: every code point's class, under both rules") {
   for (const unsigned lead : {0xC2u, 0xE2u, 0xE3u})
     CHECK(((census->constituent_leads >> (lead - 0xC0)) & 1) == 0);
   CHECK(constituent(classes, 0x4E00));
+  // U+1F600..U+1F63F (emoticons) are all assigned; U+1F1C0..U+1F1E5, before
+  // the regional indicators, are not.
+  CHECK(((census->plane1_constituent_cells >> 0x18) & 1) == 1);
+  CHECK(((census->plane1_constituent_cells >> 0x07) & 1) == 0);
 }
 
 TEST_CASE("words in stride: more cells than the cache, and than a block's rounds") {

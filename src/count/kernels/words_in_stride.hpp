@@ -116,6 +116,21 @@ struct WordsInStride : Blocks<A> {
     if (w.transparent != 0) trans |= at & CellClassifier<A>::exception_bits(last, w.transparent);
   }
 
+  /// Those of the characters at the bits of `same` (three or four bytes
+  /// long, all led by `lead`) whose cell the census knows to hold
+  /// constituents alone: a three-byte lead's by their second byte, plane
+  /// 1's (F0 9F: emoji) by their third.
+  static std::uint64_t settled(const WordCellCensus &census, std::uint8_t lead, std::uint64_t same,
+                               const Block &second, const std::uint8_t *q) noexcept {
+    if (lead < 0xF0)
+      return same &
+             CellClassifier<A>::exception_bits(second, census.constituent_cells[lead & 0x0F]);
+    if (lead != 0xF0) return 0;
+    const std::uint64_t plane1 = same & bits(second, [](B v) { return v == B(0x9F); });
+    if (plane1 == 0) return 0;
+    return plane1 & CellClassifier<A>::exception_bits(load(q + 2), census.plane1_constituent_cells);
+  }
+
   /// Adds to sep_out and trans_out the separators and transparent
   /// characters among the characters that start at the bits of `pending`
   /// (leads the census does not settle), as bits at their leads. Out of line: most blocks of most
@@ -142,12 +157,9 @@ struct WordsInStride : Blocks<A> {
         pending &= ~same;
         continue;
       }
-      if (lead < 0xF0) {
-        const std::uint64_t settled =
-            same & CellClassifier<A>::exception_bits(second, census.constituent_cells[lead & 0x0F]);
-        pending &= ~settled;
-        same &= ~settled;
-      }
+      const std::uint64_t done = settled(census, lead, same, second, q);
+      pending &= ~done;
+      same &= ~done;
       if (!loaded3) {
         third = load(q + 2);
         loaded3 = true;
@@ -244,6 +256,8 @@ struct WordsInStride : Blocks<A> {
           pending &= ~in_cell;
           rest_cells &= ~in_cell;
         }
+      } else {
+        pending &= ~settled(*t.census, lead, same, second, q);
       }
     }
     if (pending != 0) classify(classes, t, cache, q, cur, pending, sep, trans);
