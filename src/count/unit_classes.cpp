@@ -24,6 +24,12 @@ std::mutex &publish_mutex() noexcept {
   return mutex;
 }
 
+/// Serializes the walkers of the census by cell; readers never lock.
+std::mutex &word_cell_mutex() noexcept {
+  static std::mutex mutex;
+  return mutex;
+}
+
 std::uint8_t word_bits(locale::WordClass c) noexcept {
   switch (c) {
     case locale::WordClass::separator:
@@ -219,8 +225,11 @@ const SeparatorCensus *UnitClasses::separator_census(std::uint64_t bytes) const 
 }
 
 const WordCellCensus *UnitClasses::take_word_cell_census() const noexcept {
-  static std::mutex mutex;  // one walker; readers never lock
-  const std::lock_guard<std::mutex> lock(mutex);
+  const std::lock_guard<std::mutex> lock(word_cell_mutex());
+  return walk_word_cells_locked();
+}
+
+const WordCellCensus *UnitClasses::walk_word_cells_locked() const noexcept {
   if (const WordCellCensus *known = word_cells_.load(std::memory_order_relaxed)) return known;
   // Without memory for it, word_cell computes every cell it is asked for.
   word_cell_table_.store(
@@ -254,7 +263,11 @@ const WordCellCensus *UnitClasses::word_cell_census(std::uint64_t bytes) const n
   // Relaxed, like note_slow_lead's tally: a lost count only delays.
   const std::uint64_t demand = word_cell_demand_.load(std::memory_order_relaxed) + bytes;
   word_cell_demand_.store(demand, std::memory_order_relaxed);
-  return demand < word_cell_threshold ? nullptr : take_word_cell_census();
+  if (demand < word_cell_threshold) return nullptr;
+  // A thread that finds another walking counts this call the slower way
+  // rather than wait the walk's milliseconds.
+  const std::unique_lock<std::mutex> lock(word_cell_mutex(), std::try_to_lock);
+  return lock.owns_lock() ? walk_word_cells_locked() : nullptr;
 }
 
 void UnitClasses::note_four_byte_lookups(std::uint64_t characters) const noexcept {

@@ -258,6 +258,8 @@ class UnitClasses {
   /// For a lead whose characters are not all of one class (resolve_lead,
   /// which holds the lock): its separators as groups, when they are few.
   void publish_separator_groups(std::uint8_t lead, char32_t first, char32_t last) const noexcept;
+  /// take_word_cell_census with its lock held.
+  const WordCellCensus *walk_word_cells_locked() const noexcept;
 
   const locale::CharClasses *classes_;
   WordRule rule_;
