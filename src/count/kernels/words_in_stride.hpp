@@ -1,21 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Words (and -m's characters) on valid multibyte text in stride, under
-// both of GNU's word rules, from UnitClasses' census of word classes by
-// cell (word_cells.hpp). kernel_driver.hpp's UTF-8 loop hands it a block at
-// a unit boundary that passed the validator. Each character's class goes
-// to its lead byte and its continuation bytes stay transparent, which
-// changes the word state exactly as the character does (summary_ops.hpp's
-// words()), so no class crosses from one block to the next and the loop
-// goes 64 bytes a step while the next block is valid too, whatever
-// characters cross between them.
+// Words in stride from UnitClasses' census of word classes by cell
+// (word_cells.hpp). Each character's class goes to its lead byte and its
+// continuation bytes stay transparent, which changes the word state exactly
+// as the character does (summary_ops.hpp's words()), so no class crosses
+// from one block to the next and blocks go 64 bytes a step, whatever
+// characters cross between them. Two loops:
+//  - run: words and -m's characters under both rules, from a block at a
+//    unit boundary that passed the validator, while the next one passes
+//    too (kernel_driver.hpp's UTF-8 loop hands it the block);
+//  - lead_run: GNU 9.1's words without -m over any bytes, judging each lead
+//    alone (Plan::utf8_lead_words; its comment says why that is exact).
 //
 // Most lead bytes start constituents alone (Cyrillic, Arabic, the CJK
 // ideographs, Hangul's EB and EC), and their characters need no lookup.
-// The others are taken a lead at a time: a two-byte lead's characters by
-// their second byte (two masks of its one cell), a three-byte lead's first
-// by whether their cell holds constituents alone, then, as four-byte
-// characters, a cell at a time (its masks, cached, looked up by the last
-// byte); past max_rounds, one by one (classify_multibyte).
+// The others are looked at a lead at a time: a two-byte lead's characters
+// by their second byte (its one cell's two masks); a three-byte lead's by
+// whether the cell of their second byte holds constituents alone (plane 1's
+// emoji by their third), and the rest a cell at a time (the cell's masks,
+// cached, looked up by the last byte); past max_rounds, one by one
+// (classify_multibyte).
 #pragma once
 
 #include <cstddef>
@@ -29,6 +32,7 @@
 #include "count/summary_ops.hpp"
 // Only UnitClasses::word_cell and classify_multibyte, out of line, are
 // called here.
+#include "count/unit_classes.hpp"
 #include "count/word_cells.hpp"
 
 namespace fastwc::count::kernels {
@@ -59,7 +63,7 @@ struct WordsInStride : Blocks<A> {
     /// Two sets of lead bytes by nibble, the AND of a byte's two lookups:
     /// bits 0-3 (bit h - 0xC for lead (h << 4) | l) the leads that need a
     /// look, bits 4-7 those whose second byte may make them no standard
-    /// sequence (start_leads).
+    /// sequence (start_lead).
     B lead_low;
     B lead_high;
     const WordCellCensus *census;
@@ -133,8 +137,9 @@ struct WordsInStride : Blocks<A> {
 
   /// Adds to sep_out and trans_out the separators and transparent
   /// characters among the characters that start at the bits of `pending`
-  /// (leads the census does not settle), as bits at their leads. Out of line: most blocks of most
-  /// scripts have none, and the loop keeps its registers for them.
+  /// (leads the census does not settle), as bits at their leads. Out of
+  /// line: classify_leads' looks in the loop leave it only blocks that mix
+  /// more leads or cells than those, and the loop keeps its registers.
   [[gnu::noinline]] static void classify(const UnitClasses &classes, const Tables &t,
                                          CellCache &cache, const std::uint8_t *q, const Block &cur,
                                          std::uint64_t pending, std::uint64_t &sep_out,
