@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from harness import cpu_model  # noqa: E402
+from harness import command_env, cpu_model  # noqa: E402
 from startup import interleaved  # noqa: E402
 
 
@@ -31,10 +31,7 @@ def main():
     p.add_argument("--out", help="also write the table here")
     p.add_argument("files", nargs="+")
     args = p.parse_args()
-    env = {"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"}
-    for item in args.env:
-        name, _, value = item.partition("=")
-        env[name] = value
+    env = command_env(args.env)
     counts = args.flags if args.flags is not None else ["-w"]
     rows = []
     for path in args.files:

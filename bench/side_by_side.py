@@ -17,7 +17,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from harness import cpu_model  # noqa: E402
+from harness import command_env, cpu_model  # noqa: E402
 
 
 def main():
@@ -32,10 +32,7 @@ def main():
     p.add_argument("--gnu-runs", type=int, default=3, help="rounds of GNU wc (default 3)")
     p.add_argument("files", nargs="+")
     args = p.parse_args()
-    env = {"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"}
-    for item in args.env:
-        name, _, value = item.partition("=")
-        env[name] = value
+    env = command_env(args.env)
     flags = args.flags.split()
     commands = {
         "gnu": [args.gnu] + flags,

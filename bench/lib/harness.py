@@ -104,6 +104,16 @@ def clean_env(locale):
     return env
 
 
+def command_env(assignments, locale="C.UTF-8"):
+    """A bare environment for timed commands (LC_ALL, the system's PATH) plus NAME=VALUE assignments (the
+    scripts' repeatable --env)."""
+    env = {"LC_ALL": locale, "PATH": "/usr/bin:/bin"}
+    for item in assignments:
+        name, _, value = item.partition("=")
+        env[name] = value
+    return env
+
+
 class Tool:
     """A wc implementation: how to call it, and what it supports."""
 
