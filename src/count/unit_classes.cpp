@@ -25,7 +25,7 @@ std::mutex &publish_mutex() noexcept {
 }
 
 /// Serializes the walkers of the census by cell; readers never lock.
-std::mutex &word_cell_mutex() noexcept {
+std::mutex &cell_census_mutex() noexcept {
   static std::mutex mutex;
   return mutex;
 }
@@ -81,7 +81,7 @@ UnitClasses::UnitClasses(const locale::CharClasses &classes, WordRule rule, bool
 
 UnitClasses::~UnitClasses() {
   delete[] bmp_table_.load(std::memory_order_acquire);
-  std::free(word_cell_table_.load(std::memory_order_acquire));
+  std::free(cell_masks_table_.load(std::memory_order_acquire));
 }
 
 std::uint8_t UnitClasses::c_locale_byte(std::uint8_t b, WordRule rule, bool a0_separates) noexcept {
@@ -224,50 +224,56 @@ const SeparatorCensus *UnitClasses::separator_census(std::uint64_t bytes) const 
   return census_.load(std::memory_order_acquire);
 }
 
-const WordCellCensus *UnitClasses::take_word_cell_census() const noexcept {
-  const std::lock_guard<std::mutex> lock(word_cell_mutex());
-  return walk_word_cells_locked();
+const CellCensus *UnitClasses::take_cell_census() const noexcept {
+  const std::lock_guard<std::mutex> lock(cell_census_mutex());
+  return walk_cell_census_locked();
 }
 
-const WordCellCensus *UnitClasses::walk_word_cells_locked() const noexcept {
-  if (const WordCellCensus *known = word_cells_.load(std::memory_order_relaxed)) return known;
-  // Without memory for it, word_cell computes every cell it is asked for.
-  word_cell_table_.store(
-      static_cast<std::uint64_t *>(std::calloc(2 * word_cell_count + word_cell_count / 64, 8)),
-      std::memory_order_release);
-  word_cell_census_ = walk_word_cells(*this);
-  word_cells_.store(&word_cell_census_, std::memory_order_release);
-  return &word_cell_census_;
+const CellCensus *UnitClasses::walk_cell_census_locked() const noexcept {
+  if (const CellCensus *known = cell_census_.load(std::memory_order_relaxed)) return known;
+  // Without memory for it, cell_masks computes every cell it is asked for.
+  cell_masks_table_.store(static_cast<std::uint64_t *>(std::calloc(
+                              masks_per_cell * unicode_cell_count + unicode_cell_count / 64, 8)),
+                          std::memory_order_release);
+  cell_census_data_ = walk_cell_census(*this);
+  cell_census_.store(&cell_census_data_, std::memory_order_release);
+  return &cell_census_data_;
 }
 
-WordCell UnitClasses::word_cell(std::uint32_t cell) const noexcept {
-  std::uint64_t *const table = word_cell_table_.load(std::memory_order_acquire);
-  if (table == nullptr || cell >= word_cell_count) return compute_word_cell(*this, cell);
-  const std::atomic_ref<std::uint64_t> ready(table[2 * word_cell_count + cell / 64]);
-  const std::atomic_ref<std::uint64_t> separators(table[2 * cell]);
-  const std::atomic_ref<std::uint64_t> transparent(table[2 * cell + 1]);
+CellMasks UnitClasses::cell_masks(std::uint32_t cell) const noexcept {
+  std::uint64_t *const table = cell_masks_table_.load(std::memory_order_acquire);
+  if (table == nullptr || cell >= unicode_cell_count) return compute_cell_masks(*this, cell);
+  const std::atomic_ref<std::uint64_t> ready(
+      table[masks_per_cell * unicode_cell_count + cell / 64]);
+  std::uint64_t *const entry = table + masks_per_cell * cell;
+  const std::atomic_ref<std::uint64_t> separators(entry[0]);
+  const std::atomic_ref<std::uint64_t> transparent(entry[1]);
+  const std::atomic_ref<std::uint64_t> narrow(entry[2]);
+  const std::atomic_ref<std::uint64_t> wide(entry[3]);
   const std::uint64_t bit = std::uint64_t{1} << (cell % 64);
   if ((ready.load(std::memory_order_acquire) & bit) != 0)
-    return {separators.load(std::memory_order_relaxed),
-            transparent.load(std::memory_order_relaxed)};
+    return {separators.load(std::memory_order_relaxed), transparent.load(std::memory_order_relaxed),
+            narrow.load(std::memory_order_relaxed), wide.load(std::memory_order_relaxed)};
   // Racing threads compute and store the same values.
-  const WordCell w = compute_word_cell(*this, cell);
-  separators.store(w.separators, std::memory_order_relaxed);
-  transparent.store(w.transparent, std::memory_order_relaxed);
+  const CellMasks m = compute_cell_masks(*this, cell);
+  separators.store(m.separators, std::memory_order_relaxed);
+  transparent.store(m.transparent, std::memory_order_relaxed);
+  narrow.store(m.narrow, std::memory_order_relaxed);
+  wide.store(m.wide, std::memory_order_relaxed);
   ready.fetch_or(bit, std::memory_order_release);
-  return w;
+  return m;
 }
 
-const WordCellCensus *UnitClasses::word_cell_census(std::uint64_t bytes) const noexcept {
-  if (const WordCellCensus *known = word_cells_.load(std::memory_order_acquire)) return known;
+const CellCensus *UnitClasses::cell_census(std::uint64_t bytes) const noexcept {
+  if (const CellCensus *known = cell_census_.load(std::memory_order_acquire)) return known;
   // Relaxed, like note_slow_lead's tally: a lost count only delays.
-  const std::uint64_t demand = word_cell_demand_.load(std::memory_order_relaxed) + bytes;
-  word_cell_demand_.store(demand, std::memory_order_relaxed);
-  if (demand < word_cell_threshold) return nullptr;
+  const std::uint64_t demand = cell_census_demand_.load(std::memory_order_relaxed) + bytes;
+  cell_census_demand_.store(demand, std::memory_order_relaxed);
+  if (demand < cell_census_threshold) return nullptr;
   // A thread that finds another walking counts this call the slower way
   // rather than wait the walk's milliseconds.
-  const std::unique_lock<std::mutex> lock(word_cell_mutex(), std::try_to_lock);
-  return lock.owns_lock() ? walk_word_cells_locked() : nullptr;
+  const std::unique_lock<std::mutex> lock(cell_census_mutex(), std::try_to_lock);
+  return lock.owns_lock() ? walk_cell_census_locked() : nullptr;
 }
 
 void UnitClasses::note_four_byte_lookups(std::uint64_t characters) const noexcept {

@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "count/word_cells.hpp"
+#include "count/cell_census.hpp"
 #include "fastwc/options.hpp"
 #include "support/lazy_block_table.hpp"
 #include "support/zeroed_atomic_array.hpp"
@@ -219,23 +219,23 @@ class UnitClasses {
   static constexpr std::uint64_t census_threshold = std::uint64_t{1} << 20;
   static constexpr std::uint64_t four_byte_census_threshold = std::uint64_t{1} << 18;
 
-  /// The census of word classes by cell (word_cells.hpp), under either
-  /// rule, or nullptr until callers have announced word_cell_threshold
+  /// The census of word classes and widths by cell (cell_census.hpp),
+  /// under either rule, or nullptr until callers have announced cell_census_threshold
   /// bytes in all, as separator_census. Complete when published.
-  const WordCellCensus *word_cell_census(std::uint64_t bytes) const noexcept;
+  const CellCensus *cell_census(std::uint64_t bytes) const noexcept;
   /// Takes it now (tests use it to reach the kernels that need it on small
   /// inputs).
-  const WordCellCensus *take_word_cell_census() const noexcept;
-  /// The word classes of a cell (compute_word_cell), kept once the census
+  const CellCensus *take_cell_census() const noexcept;
+  /// The word classes and widths of a cell (compute_cell_masks), kept once the census
   /// is taken: text that mixes many cells (each kernel call has a small
   /// cache of its own) asks the C library about each cell once.
-  WordCell word_cell(std::uint32_t cell) const noexcept;
+  CellMasks cell_masks(std::uint32_t cell) const noexcept;
   /// By the ski-rental rule, as census_threshold: the walk asks for the
   /// classes of about 63,000 code points (measured on the AMD EPYC of
   /// bench/results/2026-12-02-amd-word-cells: 4.2 ms when CharClasses has
   /// none of them yet, 2 ms when it has), what the decoding kernels it
   /// replaces, at 0.3-1 GB/s a core, spend on about 2 MiB.
-  static constexpr std::uint64_t word_cell_threshold = std::uint64_t{1} << 21;
+  static constexpr std::uint64_t cell_census_threshold = std::uint64_t{1} << 21;
 
   const locale::CharClasses &classes() const noexcept { return *classes_; }
   WordRule rule() const noexcept { return rule_; }
@@ -258,8 +258,8 @@ class UnitClasses {
   /// For a lead whose characters are not all of one class (resolve_lead,
   /// which holds the lock): its separators as groups, when they are few.
   void publish_separator_groups(std::uint8_t lead, char32_t first, char32_t last) const noexcept;
-  /// take_word_cell_census with its lock held.
-  const WordCellCensus *walk_word_cells_locked() const noexcept;
+  /// take_cell_census with its lock held.
+  const CellCensus *walk_cell_census_locked() const noexcept;
 
   const locale::CharClasses *classes_;
   WordRule rule_;
@@ -307,14 +307,15 @@ class UnitClasses {
   mutable std::atomic<bool> census_refused_{false};
   mutable bool four_byte_walked_ = false;  ///< under the census lock
   /// The census by cell: written once, under its lock, before the release
-  /// store of word_cells_.
-  mutable WordCellCensus word_cell_census_{};
-  mutable std::atomic<const WordCellCensus *> word_cells_{nullptr};
-  mutable std::atomic<std::uint64_t> word_cell_demand_{0};
-  /// word_cell's memory, allocated with the census (calloc: zero pages
-  /// until used): each cell's separators and transparent characters, then
-  /// a bit a cell, set (release) once those two are stored.
-  mutable std::atomic<std::uint64_t *> word_cell_table_{nullptr};
+  /// store of cell_census_.
+  mutable CellCensus cell_census_data_{};
+  mutable std::atomic<const CellCensus *> cell_census_{nullptr};
+  mutable std::atomic<std::uint64_t> cell_census_demand_{0};
+  /// cell_masks' memory, allocated with the census (calloc: zero pages
+  /// until used): each cell's masks_per_cell masks (CellMasks' fields in
+  /// order), then a bit a cell, set (release) once they are stored.
+  mutable std::atomic<std::uint64_t *> cell_masks_table_{nullptr};
+  static constexpr std::size_t masks_per_cell = 4;
 };
 
 }  // namespace fastwc::count

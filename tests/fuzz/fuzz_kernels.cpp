@@ -9,7 +9,7 @@
 // option sets count with every lead byte examined (its lead planes and
 // separator patterns, UnitClasses::resolve_all_leads) and the BMP table
 // (UnitClasses::build_bmp_table), the census of word classes by cell
-// (UnitClasses::take_word_cell_census) and under GNU 9.5's rule the census
+// (UnitClasses::take_cell_census) and under GNU 9.5's rule the census
 // of separators (UnitClasses::take_separator_census), from the first input on,
 // the other half without them, as before enough characters have been seen; the seeds
 // kana_cells and hangul_rows keep to a few cells, which the VBMI kernel
@@ -33,9 +33,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     units.resolve_all_leads();
     units.build_bmp_table();
     // GNU 9.5+'s words without -m or -L then go by separator pattern;
-    // other words in stride, by cell (words_in_stride.hpp).
+    // other words in stride, by cell (cells_in_stride.hpp).
     units.take_separator_census(true);
-    units.take_word_cell_census();
+    units.take_cell_census();
   }
 
   count::ReferenceCounter reference(options, classes);

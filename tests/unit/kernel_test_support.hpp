@@ -62,16 +62,16 @@ inline const UnitClasses &census_classes(int census_parts, bool nbsp) {
 }
 
 /// UTF-8 classes of their own with the census of word classes by cell
-/// taken, so that the stride kernels (words_in_stride.hpp) run on small
+/// taken, so that the stride kernels (cells_in_stride.hpp) run on small
 /// inputs; the process-wide ones take it only past 2 MiB.
-inline const UnitClasses &word_cell_classes(WordRule rule, bool nbsp) {
+inline const UnitClasses &cell_census_classes(WordRule rule, bool nbsp) {
   static const fastwc::locale::CharClasses utf8_locale("C.UTF-8");
   static UnitClasses *instances[2][2] = {};
   UnitClasses *&slot = instances[rule == WordRule::non_space_constituents ? 1 : 0][nbsp ? 1 : 0];
   if (slot == nullptr) {
     slot = new UnitClasses(utf8_locale, rule, nbsp);
-    REQUIRE(slot->take_word_cell_census() != nullptr);
-    REQUIRE(slot->word_cell_census(0) == slot->take_word_cell_census());
+    REQUIRE(slot->take_cell_census() != nullptr);
+    REQUIRE(slot->cell_census(0) == slot->take_cell_census());
   }
   return *slot;
 }
@@ -103,13 +103,17 @@ inline std::vector<Case> all_cases() {
         }
         // GNU 9.1's plan; 9.5's words without -m go by separator patterns.
         if (plan == Plan::utf8_lead_words && rule != WordRule::printable_constituents) continue;
-        if (plan == Plan::utf8_words || plan == Plan::utf8_lead_words) {
-          // Words in stride, with the census by cell.
-          const UnitClasses &classes = word_cell_classes(rule, nbsp);
+        if (plan == Plan::utf8_words || plan == Plan::utf8_lead_words || plan == Plan::utf8_width ||
+            plan == Plan::utf8_words_width) {
+          // Words and widths in stride, with the census by cell.
+          const UnitClasses &classes = cell_census_classes(rule, nbsp);
           Request r{plan, rule == WordRule::non_space_constituents, true, classes.a0_separates(),
                     &classes};
-          const std::string name = std::string("word cells ") +
-                                   (plan == Plan::utf8_lead_words ? "leads " : "") +
+          const std::string name = std::string("cells ") +
+                                   (plan == Plan::utf8_lead_words    ? "leads "
+                                    : plan == Plan::utf8_width       ? "width "
+                                    : plan == Plan::utf8_words_width ? "words width "
+                                                                     : "") +
                                    (r.rule95 ? "9.5" : "9.1") + (nbsp ? " nbsp" : "");
           out.push_back({r, name});
           if (r.rule95) {

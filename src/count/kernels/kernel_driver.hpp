@@ -31,11 +31,12 @@
 // utf8_span, the scalar path. GNU 9.5+'s words without -m or -L need none
 // of this once UnitClasses has the census of separators: every byte takes
 // its character's class by pattern (separator_bytes.hpp), in stride
-// (separator_words_plan). Words without -L need none of it either once
-// UnitClasses has the census of word classes by cell: each character's
-// class goes to its lead byte (words_in_stride.hpp), in stride over valid
-// blocks (utf8_plan, both rules), and for GNU 9.1's words without -m over
-// any bytes (lead_words_plan). count_body is [[gnu::flatten]] so that no
+// (separator_words_plan). Words and widths need none of it either in
+// blocks that pass the validator once UnitClasses has the census by cell:
+// each character's class and width go to its lead byte
+// (cells_in_stride.hpp), in stride over valid blocks (utf8_plan, both
+// rules), and for GNU 9.1's words without -m over any bytes too
+// (lead_words_plan). count_body is [[gnu::flatten]] so that no
 // xsimd helper is left out of line (tests/kernels/check_symbols.py checks
 // the objects).
 #pragma once
@@ -46,6 +47,7 @@
 
 #include "count/kernels/blocks.hpp"
 #include "count/kernels/c_byte_classes.hpp"
+#include "count/kernels/cells_in_stride.hpp"
 #include "count/kernels/chars_in_stride.hpp"
 #include "count/kernels/classify_by_cell.hpp"
 #include "count/kernels/classify_by_hot_cells.hpp"
@@ -58,7 +60,6 @@
 #include "count/kernels/separator_bytes.hpp"
 #include "count/kernels/utf8_units.hpp"
 #include "count/kernels/utf8_validation.hpp"
-#include "count/kernels/words_in_stride.hpp"
 // Only UnitClasses' out-of-line members are called here.
 #include "count/unit_classes.hpp"
 
@@ -90,7 +91,7 @@ struct SimdKernel : Blocks<A> {
   using Table = TableClassifier<A>;
   using Separators = SeparatorClassifier<A>;
   using SeparatorPatterns = SeparatorBytes<A>;
-  using Stride = WordsInStride<A>;
+  using Stride = CellsInStride<A>;
 
   template <bool Rule95, bool Words, bool Width>
   static BodyResult bytes_plan(const Request &r, const std::uint8_t *p, std::size_t n) noexcept {
@@ -196,6 +197,31 @@ struct SimdKernel : Blocks<A> {
     return pos;
   }
 
+  /// Blocks the stride leaves busy (Stride::Busy) go to this loop's
+  /// classifiers, and so do the blocks after them up to stride_pause bytes
+  /// on, before the stride is tried again: busy blocks come in runs (text
+  /// that mixes scripts or emoji), and each try costs a call. Measured on
+  /// an Intel Xeon (bench/micro/RESULTS.md 2026-12-03): with VBMI, GNU
+  /// 9.1's words gain most by leaving every block that needs a cell to the
+  /// hot cells (Chinese 1.75x), but under 9.5's rule that cost emoji 0.6x,
+  /// so there only blocks past the stride's inline looks go; with gathers
+  /// alone (AVX2, AVX-512BW) those go (-mw 1.3-1.6x); without gathers
+  /// (SSSE3) the stride keeps them (emoji -mw 0.7x otherwise).
+  template <bool Rule95>
+  static constexpr auto stride_busy = Isa::has_permute64 && !Rule95 ? Stride::Busy::at_cells
+                                      : Isa::has_gather             ? Stride::Busy::at_classify
+                                                                    : Stride::Busy::never;
+  static constexpr std::size_t stride_pause = 2048;
+  /// -L in stride only where there is no VBMI: with it, the hot cells
+  /// classify as fast as the stride's looks on every script, faster on
+  /// most (measured on an Intel Xeon, bench/micro/RESULTS.md 2026-12-03).
+  static constexpr bool width_in_stride = !Isa::has_permute64;
+  /// GNU 9.1's words without -m by lead_run over any bytes, where there is
+  /// no VBMI: with it, valid text goes faster in utf8_plan's stride with
+  /// the hot cells for its busy blocks (measured on an Intel Xeon,
+  /// bench/micro/RESULTS.md 2026-12-03).
+  static constexpr bool lead_run_first = !Isa::has_permute64;
+
   template <bool Rule95, bool Words, bool Width>
   static BodyResult utf8_plan(const Request &request, const std::uint8_t *p,
                               std::size_t n) noexcept {
@@ -210,20 +236,25 @@ struct SimdKernel : Blocks<A> {
       tables = Lead::lead_tables(request.classes->lead_planes());
       Cells::clear(cache);
     }
-    // Words without -L go in stride over valid text once the census by
-    // cell exists (words_in_stride.hpp).
+    // Words and widths go in stride over valid text once the census by
+    // cell exists (cells_in_stride.hpp); not in the fallbacks of the
+    // plans that count words another way.
     typename Stride::Tables stride{};
+    typename Stride::SettledCells stride_settled;
     typename Stride::CellCache stride_cells;
-    if constexpr (Isa::has_shuffle && Words && !Width) {
-      const WordCellCensus *census =
-          request.plan == Plan::utf8_words ? request.classes->word_cell_census(n) : nullptr;
+    if constexpr (Isa::has_shuffle && (Words || Width) && (!Width || width_in_stride)) {
+      const bool by_cell = request.plan == Plan::utf8_words || request.plan == Plan::utf8_width ||
+                           request.plan == Plan::utf8_words_width ||
+                           (request.plan == Plan::utf8_lead_words && !lead_run_first);
+      const CellCensus *census = by_cell ? request.classes->cell_census(n) : nullptr;
       if (census != nullptr) {
-        stride = Stride::tables(*census);
+        stride = Stride::tables(*census, Words, Width, stride_settled);
         Stride::clear(stride_cells);
       }
     }
     const bool rfc3629 = request.utf8_decoding == Utf8Decoding::rfc3629;
     std::size_t pos = 0;
+    std::size_t stride_from = 0;  // the stride's next try after a busy block
     while (pos + simd_block_with_lookahead <= n) {
       const std::uint8_t *q = p + pos;
       const Block b = load(q);
@@ -240,19 +271,21 @@ struct SimdKernel : Blocks<A> {
         if (Validation::valid_utf8(check, b)) {
           std::size_t end = pos;
           if constexpr (!Words && !Width) end = CharsInStride<A>::run(check, p, pos, n, acc);
-          if constexpr (Words && !Width) {
-            if (stride.census != nullptr)
-              end = Stride::template run<Rule95>(*request.classes, check, stride, stride_cells, p,
-                                                 pos, n, acc);
-          }
-          if constexpr (!Width) {
-            if (end != pos) {
-              // Continuation bytes that open the block there end a
-              // character counted already (at most three: it was valid).
-              pos = end;
-              while ((p[pos] & 0xC0) == 0x80) ++pos;
-              continue;
+          if constexpr (Words || Width) {
+            if (stride.census != nullptr && pos >= stride_from) {
+              const typename Stride::RunEnd e =
+                  Stride::template run<Rule95, Words, Width, stride_busy<Rule95>>(
+                      *request.classes, check, stride, stride_cells, p, pos, n, acc);
+              end = e.pos;
+              if (e.busy) stride_from = end + stride_pause;
             }
+          }
+          if (end != pos) {
+            // Continuation bytes that open the block there end a
+            // character counted already (at most three: it was valid).
+            pos = end;
+            while ((p[pos] & 0xC0) == 0x80) ++pos;
+            continue;
           }
           u = UnitFinder::valid_units(b, q);
         } else {
@@ -383,18 +416,20 @@ struct SimdKernel : Blocks<A> {
   /// bytes that open them (transparent under 9.1).
   static BodyResult lead_words_plan(const Request &request, const std::uint8_t *p,
                                     std::size_t n) noexcept {
-    const WordCellCensus *census = nullptr;
-    if constexpr (Isa::has_shuffle) census = request.classes->word_cell_census(n);
+    const CellCensus *census = nullptr;
+    if constexpr (Isa::has_shuffle && lead_run_first) census = request.classes->cell_census(n);
     if (census == nullptr) {
       BodyResult out = utf8_plan<false, true, false>(request, p, n);
       out.acc.summary.chars = 0;
       return out;
     }
+    typename Stride::SettledCells settled;
     typename Stride::CellCache cells;
     Stride::clear(cells);
     UnitAccumulator acc{};
-    std::size_t pos = Stride::lead_run(*request.classes, Validation::validator(),
-                                       Stride::tables(*census), cells, p, n, acc);
+    std::size_t pos =
+        Stride::lead_run(*request.classes, Validation::validator(),
+                         Stride::tables(*census, true, false, settled), cells, p, n, acc);
     while (pos < n && (p[pos] & 0xC0) == 0x80) ++pos;
     UnitAccumulator last = acc;
     const SpanEnd e = utf8_span(request, p, pos, n, n, last);

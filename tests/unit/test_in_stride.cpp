@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Words in stride by cell (count/kernels/words_in_stride.hpp, with the
-// census of count/word_cells.hpp): the census against the classes of every
-// code point, and the stride kernels against the scalar kernel on text
-// that mixes more cells in one call than their cache holds and more in one
-// block than their rounds allow, under both word rules.
+// Words and widths in stride by cell (count/kernels/cells_in_stride.hpp,
+// with the census of count/cell_census.hpp): the census against the classes
+// and widths of every code point, and the stride kernels against the scalar
+// kernel on text that mixes more cells in one call than their cache holds
+// and more in one block than their rounds allow, under both word rules.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -11,14 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "count/cell_census.hpp"
 #include "count/unit_classes.hpp"
-#include "count/word_cells.hpp"
 #include "kernel_test_support.hpp"
 #include "locale/char_classes.hpp"
 
 using namespace kernel_test;
-using fastwc::count::WordCell;
-using fastwc::count::WordCellCensus;
+using fastwc::count::CellCensus;
+using fastwc::count::CellMasks;
 namespace unit_props = fastwc::count::unit_props;
 
 namespace {
@@ -32,94 +32,137 @@ bool constituent(const UnitClasses &classes, char32_t c) {
   return (classes.wide(c) & unit_props::word_mask) == unit_props::constituent;
 }
 
-std::vector<Case> word_cell_cases() {
+std::vector<Case> cell_census_cases() {
   std::vector<Case> cases;
   for (const Case &c : all_cases())
-    if (c.name.rfind("word cells", 0) == 0) cases.push_back(c);
+    if (c.name.rfind("cells ", 0) == 0) cases.push_back(c);
   return cases;
+}
+
+unsigned columns(const UnitClasses &classes, char32_t c) {
+  return (classes.wide(c) & unit_props::width_mask) >> unit_props::width_shift;
+}
+
+/// The sets of CellCensus a cell or lead belongs to: constituents alone (1),
+/// one column alone (2), two columns alone (4).
+unsigned uniform_sets(const CellMasks &m) {
+  constexpr std::uint64_t all = ~std::uint64_t{0};
+  return ((m.separators | m.transparent) == 0 ? 1u : 0u) | (m.narrow == all ? 2u : 0u) |
+         (m.wide == all ? 4u : 0u);
+}
+
+unsigned lead_sets(const CellCensus &census, unsigned lead) {
+  const unsigned i = lead - 0xC0;
+  return static_cast<unsigned>(((census.constituent_leads >> i) & 1) |
+                               (((census.narrow_leads >> i) & 1) << 1) |
+                               (((census.wide_leads >> i) & 1) << 2));
+}
+
+unsigned cell_sets(const std::uint64_t (&constituent)[16], const std::uint64_t (&narrow)[16],
+                   const std::uint64_t (&wide)[16], unsigned h, unsigned s) {
+  return static_cast<unsigned>(((constituent[h] >> s) & 1) | (((narrow[h] >> s) & 1) << 1) |
+                               (((wide[h] >> s) & 1) << 2));
 }
 
 }  // namespace
 
-TEST_CASE("word cell census: every code point's class, under both rules") {
+TEST_CASE("cell census: every code point's class and width, under both rules") {
   for (const WordRule rule : {WordRule::printable_constituents, WordRule::non_space_constituents})
     for (const bool nbsp : {true, false}) {
       CAPTURE(static_cast<int>(rule));
       CAPTURE(nbsp);
       const UnitClasses classes(utf8_locale(), rule, nbsp);
       // Not below its threshold, then at once.
-      CHECK(classes.word_cell_census(UnitClasses::word_cell_threshold - 1) == nullptr);
-      const WordCellCensus *census = classes.word_cell_census(1);
+      CHECK(classes.cell_census(UnitClasses::cell_census_threshold - 1) == nullptr);
+      const CellCensus *census = classes.cell_census(1);
       REQUIRE(census != nullptr);
       for (unsigned lead = 0xC0; lead <= 0xFF; ++lead) {
         CAPTURE(lead);
-        const bool settled = ((census->constituent_leads >> (lead - 0xC0)) & 1) != 0;
+        const unsigned settled = lead_sets(*census, lead);
         if (lead < 0xC2 || lead >= 0xF0) {
-          CHECK_FALSE(settled);  // no valid character, or four bytes
+          CHECK(settled == 0);  // no valid character, or four bytes
           continue;
         }
         const bool two = lead < 0xE0;
         const char32_t first = two ? (char32_t{lead & 0x1Fu} << 6) : (char32_t{lead & 0x0Fu} << 12);
-        bool all = true;
+        unsigned all = 7;
         for (unsigned s = 0; s < (two ? 1u : 64u); ++s) {
           const char32_t cell = first + (two ? 0 : s << 6);
           if (cell < 0x800 && !two) continue;              // overlong
           if (cell >= 0xD800 && cell <= 0xDFFF) continue;  // surrogates
-          WordCell want{0, 0};
+          CellMasks want{0, 0, 0, 0};
           for (unsigned k = 0; k < 64; ++k) {
+            const std::uint64_t bit = std::uint64_t{1} << k;
             const std::uint8_t word = classes.wide(cell + k) & unit_props::word_mask;
-            if (word == unit_props::separator) want.separators |= std::uint64_t{1} << k;
-            if (word == 0) want.transparent |= std::uint64_t{1} << k;
+            if (word == unit_props::separator) want.separators |= bit;
+            if (word == 0) want.transparent |= bit;
+            if (columns(classes, cell + k) == 1) want.narrow |= bit;
+            if (columns(classes, cell + k) == 2) want.wide |= bit;
           }
-          const WordCell got = classes.word_cell(cell >> 6);
+          const CellMasks got = classes.cell_masks(cell >> 6);
           CHECK(got.separators == want.separators);
           CHECK(got.transparent == want.transparent);
+          CHECK(got.narrow == want.narrow);
+          CHECK(got.wide == want.wide);
           if (two) {
-            CHECK(census->two_byte[lead & 0x1F].separators == want.separators);
-            CHECK(census->two_byte[lead & 0x1F].transparent == want.transparent);
+            const CellMasks &census_cell = census->two_byte[lead & 0x1F];
+            CHECK(census_cell.separators == want.separators);
+            CHECK(census_cell.transparent == want.transparent);
+            CHECK(census_cell.narrow == want.narrow);
+            CHECK(census_cell.wide == want.wide);
+          } else {
+            CHECK(cell_sets(census->constituent_cells, census->narrow_cells, census->wide_cells,
+                            lead & 0x0F, s) == uniform_sets(want));
           }
-          const bool cell_all = (want.separators | want.transparent) == 0;
-          if (!two)
-            CHECK(((census->constituent_cells[lead & 0x0F] >> s) & 1) == (cell_all ? 1u : 0u));
-          all = all && cell_all;
+          all &= uniform_sets(want);
         }
         CHECK(settled == all);
       }
       // Plane 1's cells (emoji), by their third byte.
       for (unsigned t = 0; t < 64; ++t) {
-        bool all = true;
-        for (char32_t c = 0x1F000 + 64 * t; c < 0x1F000 + 64 * (t + 1); ++c)
-          all = all && constituent(classes, c);
-        CHECK(((census->plane1_constituent_cells >> t) & 1) == (all ? 1u : 0u));
+        bool constituents = true;
+        bool narrow = true;
+        bool wide = true;
+        for (char32_t c = 0x1F000 + 64 * t; c < 0x1F000 + 64 * (t + 1); ++c) {
+          constituents = constituents && constituent(classes, c);
+          narrow = narrow && columns(classes, c) == 1;
+          wide = wide && columns(classes, c) == 2;
+        }
+        CHECK(((census->plane1_constituent_cells >> t) & 1) == (constituents ? 1u : 0u));
+        CHECK(((census->plane1_narrow_cells >> t) & 1) == (narrow ? 1u : 0u));
+        CHECK(((census->plane1_wide_cells >> t) & 1) == (wide ? 1u : 0u));
       }
     }
-  // glibc's C.UTF-8: the CJK ideographs' leads settle their characters;
-  // E2 and E3 hold white space, so never.
+  // glibc's C.UTF-8: the CJK ideographs' leads settle their characters,
+  // two columns wide; Cyrillic's D0 and D1 one column wide; E2 and E3 hold
+  // white space, so never for words.
   const UnitClasses classes(utf8_locale(), WordRule::printable_constituents, true);
-  const WordCellCensus *census = classes.take_word_cell_census();
+  const CellCensus *census = classes.take_cell_census();
   for (const unsigned lead : {0xE4u, 0xE5u, 0xE6u, 0xE7u, 0xE8u, 0xE9u})
-    CHECK(((census->constituent_leads >> (lead - 0xC0)) & 1) == 1);
+    CHECK(lead_sets(*census, lead) == 5u);
+  for (const unsigned lead : {0xD0u, 0xD1u}) CHECK(lead_sets(*census, lead) == 3u);
   for (const unsigned lead : {0xC2u, 0xE2u, 0xE3u})
     CHECK(((census->constituent_leads >> (lead - 0xC0)) & 1) == 0);
   CHECK(constituent(classes, 0x4E00));
-  // U+1F600..U+1F63F (emoticons) are all assigned; U+1F1C0..U+1F1E5, before
-  // the regional indicators, are not.
+  // U+1F600..U+1F63F (emoticons) are all assigned and two columns wide;
+  // U+1F1C0..U+1F1E5, before the regional indicators, are not assigned.
   CHECK(((census->plane1_constituent_cells >> 0x18) & 1) == 1);
+  CHECK(((census->plane1_wide_cells >> 0x18) & 1) == 1);
   CHECK(((census->plane1_constituent_cells >> 0x07) & 1) == 0);
 }
 
 TEST_CASE("words in stride: more cells than the cache, and than a block's rounds") {
   if (simd_kernels().empty()) return;  // nothing to compare with the scalar kernel
-  const std::vector<Case> cases = word_cell_cases();
+  const std::vector<Case> cases = cell_census_cases();
   REQUIRE(cases.size() >= 6);
   // The characters of cells that hold separators or transparent
   // characters (so that the kernels look their cells up), in every plane
   // where glibc has such cells, with some of their neighbours.
-  const UnitClasses &classes = word_cell_classes(WordRule::printable_constituents, true);
+  const UnitClasses &classes = cell_census_classes(WordRule::printable_constituents, true);
   std::vector<char32_t> pool;
   for (char32_t c = 0x80; c < 0x110000; c += (c < 0x30000 ? 1 : 61)) {
     if (c >= 0xD800 && c <= 0xDFFF) continue;
-    const WordCell w = classes.word_cell(c >> 6);
+    const CellMasks w = classes.cell_masks(c >> 6);
     if ((w.separators | w.transparent) != 0 || c % 97 == 0) pool.push_back(c);
   }
   REQUIRE(pool.size() > 10000);
@@ -149,7 +192,7 @@ TEST_CASE("words in stride: more cells than the cache, and than a block's rounds
 TEST_CASE("lead words: every lead with second bytes and endings around a block's end") {
   if (simd_kernels().empty()) return;  // nothing to compare with the scalar kernel
   std::vector<Case> cases;
-  for (const Case &c : word_cell_cases())
+  for (const Case &c : cell_census_cases())
     if (c.request.plan == Plan::utf8_lead_words) cases.push_back(c);
   REQUIRE(cases.size() == 2);
   const std::uint64_t before = comparisons;

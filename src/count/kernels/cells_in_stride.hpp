@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Words and -L widths in stride from UnitClasses' census by cell
+// (cell_census.hpp). Each character's word class and width go to its lead
+// byte and its continuation bytes stay transparent and add no width, which
+// changes the word state and the line's column exactly as the character
+// does (summary_ops.hpp's words() and widths()), so nothing crosses from
+// one block to the next and blocks go 64 bytes a step, whatever characters
+// cross between them. Two loops:
+//  - run: words, widths or both, and the characters -m counts, under both
+//    rules, from a block at a unit boundary that passed the validator,
+//    while the next one passes too (kernel_driver.hpp's UTF-8 loop hands
+//    it the block);
+//  - lead_run: GNU 9.1's words without -m over any bytes, judging each lead
+//    alone (Plan::utf8_lead_words; its comment says why that is exact).
+//
+// Most lead bytes start characters that are all constituents and all of
+// one width (Cyrillic, Arabic, the CJK ideographs, Hangul's EB and EC):
+// the census settles them, and their characters need no lookup. The others
+// are looked at a lead at a time: a two-byte lead's characters by their
+// second byte (its one cell's masks); a three-byte lead's by whether the
+// census settles the cell of their second byte (plane 1's emoji by their
+// third), and the rest a cell at a time (the cell's masks, cached, looked
+// up by the last byte); past max_rounds, one by one (classify_multibyte).
+// What "settled" means is the plan's: constituents alone for words, one
+// width alone for -L, both for both (Tables).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "count/cell_census.hpp"
+#include "count/kernels/blocks.hpp"
+#include "count/kernels/c_byte_classes.hpp"
+#include "count/kernels/classify_by_cell.hpp"
+#include "count/kernels/kernel.hpp"
+#include "count/kernels/utf8_validation.hpp"
+#include "count/summary_ops.hpp"
+// Only UnitClasses::cell_masks and classify_multibyte, out of line, are
+// called here.
+#include "count/unit_classes.hpp"
+
+namespace fastwc::count::kernels {
+
+template <class A>
+struct CellsInStride : Blocks<A> {
+  using Base = Blocks<A>;
+  using Base::bits;
+  using Base::load;
+  using Base::popcount;
+  using Base::sign_bits;
+  using typename Base::B;
+  using typename Base::Block;
+  using typename Base::Isa;
+  using Validation = Utf8Validation<A>;
+  using Classes = CByteClasses<A>;
+  using Acc = Accumulate<A>;
+
+  /// Lookups a block before the rest of its characters go one by one
+  /// (a lead, or a cell, a round).
+  static constexpr unsigned max_rounds = 12;
+  /// Lead-level looks in the loop itself, before classify is called.
+  static constexpr unsigned inline_rounds = 2;
+  /// Cells a three-byte lead's look there takes too.
+  static constexpr unsigned inline_cells = 3;
+
+  /// The cells of the census settled for a plan: bit s of three_byte[h],
+  /// the cell of second byte 0x80 + s of lead 0xE0 + h; plane1's bit t,
+  /// the cell F0 9F (0x80 + t). The wide sets: those of them whose
+  /// characters are two columns wide (plans with -L; the others are one).
+  struct SettledCells {
+    std::uint64_t three_byte[16];
+    std::uint64_t three_byte_wide[16];
+    std::uint64_t plane1;
+    std::uint64_t plane1_wide;
+  };
+
+  struct Tables {
+    /// Two sets of lead bytes by nibble, the AND of a byte's two lookups:
+    /// bits 0-3 (bit h - 0xC for lead (h << 4) | l) the leads the census
+    /// does not settle for the plan, bits 4-7 the marked ones: for plans
+    /// with -L the settled leads whose characters are two columns wide,
+    /// for lead_run's (words alone) those whose second byte may make them
+    /// no standard sequence (start_lead).
+    B lead_low;
+    B lead_high;
+    const CellCensus *census;
+    const SettledCells *cells;
+  };
+
+  /// C0, C1 (overlong), E0 (overlong below A0), ED (surrogates from A0),
+  /// F0 (overlong below 90), F4 (above U+10FFFF from 90), F5..FF.
+  static constexpr bool start_lead(unsigned lead) noexcept {
+    return lead <= 0xC1 || lead == 0xE0 || lead == 0xED || lead == 0xF0 || lead >= 0xF4;
+  }
+
+  /// The tables of a plan that counts words, widths or both; `cells` holds
+  /// its settled cells and must outlive the tables.
+  static Tables tables(const CellCensus &census, bool words, bool width,
+                       SettledCells &cells) noexcept {
+    constexpr std::uint64_t all = ~std::uint64_t{0};
+    const std::uint64_t settled = (words ? census.constituent_leads : all) &
+                                  (width ? census.narrow_leads | census.wide_leads : all);
+    for (unsigned h = 0; h < 16; ++h) {
+      cells.three_byte[h] = (words ? census.constituent_cells[h] : all) &
+                            (width ? census.narrow_cells[h] | census.wide_cells[h] : all);
+      cells.three_byte_wide[h] = width ? cells.three_byte[h] & census.wide_cells[h] : 0;
+    }
+    cells.plane1 = (words ? census.plane1_constituent_cells : all) &
+                   (width ? census.plane1_narrow_cells | census.plane1_wide_cells : all);
+    cells.plane1_wide = width ? cells.plane1 & census.plane1_wide_cells : 0;
+    std::uint8_t low[16] = {};
+    for (unsigned lead = 0xC0; lead <= 0xFF; ++lead) {
+      const unsigned row = (lead >> 4) - 0xC;
+      const std::uint64_t bit = std::uint64_t{1} << (lead - 0xC0);
+      unsigned set = 0;
+      if ((settled & bit) == 0) set |= 1u << row;
+      if (width ? (settled & census.wide_leads & bit) != 0 : start_lead(lead)) set |= 0x10u << row;
+      low[lead & 0x0F] = static_cast<std::uint8_t>(low[lead & 0x0F] | set);
+    }
+    return {Base::table(low[0], low[1], low[2], low[3], low[4], low[5], low[6], low[7], low[8],
+                        low[9], low[10], low[11], low[12], low[13], low[14], low[15]),
+            Base::table(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x22, 0x44, 0x88), &census,
+            &cells};
+  }
+
+  /// The cells a kernel call has used lately, direct-mapped.
+  struct CellCache {
+    static constexpr unsigned size = 64;
+    std::uint32_t key[size];
+    CellMasks cell[size];
+  };
+
+  static void clear(CellCache &cache) noexcept {
+    for (std::uint32_t &k : cache.key) k = ~std::uint32_t{0};
+  }
+
+  [[gnu::always_inline]] static const CellMasks &cached(const UnitClasses &classes,
+                                                        CellCache &cache,
+                                                        std::uint32_t index) noexcept {
+    // Fibonacci hashing: the cells of one block of code points (emoji's
+    // F0 9F 80..BF) and a lead's cells spread over the slots.
+    const unsigned slot = (index * 0x9E3779B1u) >> 26;
+    if (cache.key[slot] != index) {
+      cache.cell[slot] = classes.cell_masks(index);
+      cache.key[slot] = index;
+    }
+    return cache.cell[slot];
+  }
+
+  /// What the looks find, as bits at the characters' leads: separators,
+  /// transparent characters, one and two columns wide.
+  struct Found {
+    std::uint64_t sep;
+    std::uint64_t trans;
+    std::uint64_t narrow;
+    std::uint64_t wide;
+  };
+
+  /// The characters at the bits of `at`, all of the cell `m`, by the bytes
+  /// `last` that end them (bit i: the character whose last byte is
+  /// last[i]).
+  template <bool Words, bool Width>
+  [[gnu::always_inline]] static void apply_cell(const CellMasks &m, const Block &last,
+                                                std::uint64_t at, Found &f) noexcept {
+    constexpr std::uint64_t all = ~std::uint64_t{0};
+    if constexpr (Words) {
+      if (m.separators != 0) f.sep |= at & CellClassifier<A>::exception_bits(last, m.separators);
+      if (m.transparent != 0)
+        f.trans |= at & CellClassifier<A>::exception_bits(last, m.transparent);
+    }
+    if constexpr (Width) {
+      if (m.narrow == all)
+        f.narrow |= at;
+      else if (m.narrow != 0)
+        f.narrow |= at & CellClassifier<A>::exception_bits(last, m.narrow);
+      if (m.wide == all)
+        f.wide |= at;
+      else if (m.wide != 0)
+        f.wide |= at & CellClassifier<A>::exception_bits(last, m.wide);
+    }
+  }
+
+  /// Those of the characters at the bits of `same` (three or four bytes
+  /// long, all led by `lead`) whose cell is settled for the plan: a
+  /// three-byte lead's by their second byte, plane 1's (F0 9F: emoji) by
+  /// their third. With -L, their widths go to f.
+  template <bool Width>
+  [[gnu::always_inline]] static std::uint64_t settle(const SettledCells &cells, std::uint8_t lead,
+                                                     std::uint64_t same, const Block &second,
+                                                     const std::uint8_t *q, Found &f) noexcept {
+    std::uint64_t done = 0;
+    std::uint64_t wide = 0;
+    if (lead < 0xF0) {
+      const unsigned h = lead & 0x0Fu;
+      done = same & CellClassifier<A>::exception_bits(second, cells.three_byte[h]);
+      if constexpr (Width) {
+        if (done != 0 && cells.three_byte_wide[h] != 0)
+          wide = done & CellClassifier<A>::exception_bits(second, cells.three_byte_wide[h]);
+      }
+    } else {
+      if (lead != 0xF0) return 0;
+      const std::uint64_t plane1 = same & bits(second, [](B v) { return v == B(0x9F); });
+      if (plane1 == 0) return 0;
+      const Block third = load(q + 2);
+      done = plane1 & CellClassifier<A>::exception_bits(third, cells.plane1);
+      if constexpr (Width) {
+        if (done != 0 && cells.plane1_wide != 0)
+          wide = done & CellClassifier<A>::exception_bits(third, cells.plane1_wide);
+      }
+    }
+    if constexpr (Width) {
+      f.wide |= wide;
+      f.narrow |= done & ~wide;
+    }
+    return done;
+  }
+
+  /// Adds to `out` what the characters that start at the bits of `pending`
+  /// (leads the census does not settle) are, as bits at their leads. Out
+  /// of line: classify_leads' looks in the loop leave it only blocks that
+  /// mix more leads or cells than those, and the loop keeps its registers.
+  template <bool Words, bool Width>
+  [[gnu::noinline]] static void classify(const UnitClasses &classes, const Tables &t,
+                                         CellCache &cache, const std::uint8_t *q, const Block &cur,
+                                         std::uint64_t pending, Found &out) noexcept {
+    const CellCensus &census = *t.census;
+    const Block second = load(q + 1);
+    Block third{};
+    Block fourth{};
+    bool loaded3 = false;
+    bool loaded4 = false;
+    Found f{0, 0, 0, 0};
+    unsigned rounds = 0;
+    while (pending != 0 && rounds < max_rounds) {
+      ++rounds;
+      const std::uint8_t lead = q[__builtin_ctzll(pending)];
+      std::uint64_t same = pending & bits(cur, [lead](B v) { return v == B(lead); });
+      if (lead < 0xE0) {
+        apply_cell<Words, Width>(census.two_byte[lead & 0x1F], second, same, f);
+        pending &= ~same;
+        continue;
+      }
+      const std::uint64_t done = settle<Width>(*t.cells, lead, same, second, q, f);
+      pending &= ~done;
+      same &= ~done;
+      if (!loaded3) {
+        third = load(q + 2);
+        loaded3 = true;
+      }
+      // A cell a round, the first character's.
+      while (same != 0 && rounds < max_rounds) {
+        const unsigned i = static_cast<unsigned>(__builtin_ctzll(same));
+        const std::uint8_t s = q[i + 1];
+        std::uint64_t in_cell = same & bits(second, [s](B v) { return v == B(s); });
+        std::uint32_t index = 0;
+        const Block *last = &third;
+        if (lead < 0xF0) {
+          index = ((lead & 0x0Fu) << 6) | (s & 0x3Fu);
+        } else {
+          const std::uint8_t u = q[i + 2];
+          in_cell &= bits(third, [u](B v) { return v == B(u); });
+          index = ((lead & 0x07u) << 12) | ((s & 0x3Fu) << 6) | (u & 0x3Fu);
+          if (!loaded4) {
+            fourth = load(q + 3);
+            loaded4 = true;
+          }
+          last = &fourth;
+        }
+        apply_cell<Words, Width>(cached(classes, cache, index), *last, in_cell, f);
+        same &= ~in_cell;
+        pending &= ~in_cell;
+        ++rounds;
+      }
+    }
+    if (pending != 0) {
+      CharMasks m{0, 0, 0, 0};
+      classify_multibyte(classes, q, pending, m);
+      f.sep |= m.sep;
+      f.trans |= pending & ~(m.sep | m.con);
+      f.narrow |= m.w1;
+      f.wide |= m.w2;
+    }
+    out.sep |= f.sep;
+    out.trans |= f.trans;
+    out.narrow |= f.narrow;
+    out.wide |= f.wide;
+  }
+
+  /// The bytes of the block in Tables' two sets: the leads the census
+  /// does not settle, and the marked ones.
+  struct LeadSets {
+    std::uint64_t unsettled;
+    std::uint64_t marked;
+  };
+
+  static LeadSets lead_sets(const Tables &t, const Block &b) noexcept {
+    LeadSets out{0, 0};
+    for (std::size_t i = 0; i < Base::lanes; ++i) {
+      const B v = b.v[i];
+      const B set = Isa::lookup(t.lead_low, v & B(0x0F)) &
+                    Isa::lookup(t.lead_high, Isa::template shift_right<4>(v));
+      const unsigned shift = static_cast<unsigned>(i * Base::width);
+      out.unsettled |= Isa::bits((set & B(0x0F)) != B(0)) << shift;
+      out.marked |= Isa::bits((set & B(0xF0)) != B(0)) << shift;
+    }
+    return out;
+  }
+
+  /// When a block's characters need more than the looks that classify_leads
+  /// makes in the loop, `run` may leave the block to kernel_driver.hpp's
+  /// classifiers instead (busy), which answer mixes of cells with the hot
+  /// cells, the cell cache and the table; lead_run has no such way. With
+  /// VBMI, already at the first cell to look up: the hot cells classify a
+  /// cell's characters with one permute (measured on an Intel Xeon,
+  /// bench/micro/RESULTS.md 2026-12-03).
+  enum class Busy : std::uint8_t { never, at_classify, at_cells };
+
+  /// Adds to f what the characters that start at the bits of `pending` in
+  /// the block cur at q are (complete valid sequences whose leads the
+  /// census does not settle; q[64..66] readable), as bits at their leads;
+  /// or returns false, f incomplete, where `busy` says to give up.
+  template <bool Words, bool Width, Busy busy>
+  [[gnu::always_inline]] static bool classify_leads(const UnitClasses &classes, const Tables &t,
+                                                    CellCache &cache, const std::uint8_t *q,
+                                                    const Block &cur, std::uint64_t pending,
+                                                    Found &f) noexcept {
+    // Most such blocks hold one or two of these leads and no character
+    // that needs its cell (Greek's CE, Latin's C2, Korean's EA and ED):
+    // their lead-level looks here, without the call's spills.
+    const Block second = load(q + 1);
+    std::uint64_t unlooked = pending;
+    for (unsigned round = 0; round < inline_rounds && unlooked != 0; ++round) {
+      const std::uint8_t lead = q[__builtin_ctzll(unlooked)];
+      const std::uint64_t same = unlooked & bits(cur, [lead](B v) { return v == B(lead); });
+      unlooked &= ~same;
+      if (lead < 0xE0) {
+        apply_cell<Words, Width>(t.census->two_byte[lead & 0x1F], second, same, f);
+        pending &= ~same;
+      } else if (lead < 0xF0) {
+        const std::uint64_t rest = same & ~settle<Width>(*t.cells, lead, same, second, q, f);
+        pending &= ~same | rest;
+        if constexpr (busy == Busy::at_cells) {
+          if (rest != 0) return false;
+        }
+        // The first cells in use too (English's quotes and dashes share
+        // E2 80 with white space; kana share E3 81 and E3 82 with
+        // unassigned code points).
+        std::uint64_t rest_cells = rest;
+        for (unsigned c = 0; c < inline_cells && rest_cells != 0; ++c) {
+          const std::uint8_t s = q[__builtin_ctzll(rest_cells) + 1];
+          const std::uint64_t in_cell = rest_cells & bits(second, [s](B v) { return v == B(s); });
+          apply_cell<Words, Width>(cached(classes, cache, ((lead & 0x0Fu) << 6) | (s & 0x3Fu)),
+                                   load(q + 2), in_cell, f);
+          pending &= ~in_cell;
+          rest_cells &= ~in_cell;
+        }
+      } else {
+        pending &= ~settle<Width>(*t.cells, lead, same, second, q, f);
+      }
+    }
+    if (pending == 0) return true;
+    if constexpr (busy != Busy::never) return false;
+    classify<Words, Width>(classes, t, cache, q, cur, pending, f);
+    return true;
+  }
+
+  /// Where run stopped, and whether at a busy block (which it left).
+  struct RunEnd {
+    std::size_t pos;
+    bool busy;
+  };
+
+  /// From a block at a unit boundary that passed the validator: while the
+  /// block after it passes too (valid_utf8_after), every character that
+  /// starts in it is valid, those its end cuts included, so it is counted
+  /// whole at its lead. Stops before a block whose successor fails or that
+  /// would pass the chunk's lookahead, at a block of plain ASCII
+  /// (ascii_run's), or at a busy block (Busy: `busy` says which); returns
+  /// where, which may be inside a character counted already (its
+  /// continuation bytes change nothing).
+  template <bool Rule95, bool Words, bool Width, Busy busy>
+  [[gnu::noinline]] static RunEnd run(const UnitClasses &classes,
+                                      const typename Validation::Validator &check, const Tables &t,
+                                      CellCache &cache, const std::uint8_t *p, std::size_t pos,
+                                      std::size_t n, UnitAccumulator &result) noexcept {
+    const typename Validation::Validator validator = check;  // in registers
+    const Tables lookup = t;
+    UnitAccumulator acc = result;
+    const std::size_t start = pos;
+    std::uint64_t lines = 0;
+    std::uint64_t conts = 0;
+    bool stopped_busy = false;
+    Block cur = load(p + pos);
+    while (pos + 128 + 5 <= n) {
+      const Block next = load(p + pos + 64);
+      if (!Validation::valid_utf8_after(validator, next, cur.v[Base::lanes - 1])) break;
+      const std::uint64_t high = sign_bits(cur);
+      const std::uint64_t cont = bits(cur, [](B v) { return Isa::continuation(v); });
+      const std::uint64_t leads = high & ~cont;
+      Found f{0, 0, 0, 0};
+      std::uint64_t pending = 0;
+      std::uint64_t settled_wide = 0;
+      if (leads != 0) {
+        const LeadSets sets = lead_sets(lookup, cur);
+        pending = leads & sets.unsettled;
+        if constexpr (Width) settled_wide = leads & sets.marked;
+        if (pending != 0 &&
+            !classify_leads<Words, Width, busy>(classes, lookup, cache, p + pos, cur, pending, f)) {
+          stopped_busy = true;
+          break;
+        }
+      }
+      if constexpr (Words) {
+        const std::uint64_t space = Classes::space_bits(cur);
+        // 9.5: every character but white space is part of a word; 9.1: only
+        // printable ones (wc.c), so ASCII controls are transparent.
+        const std::uint64_t ascii_con = Rule95 ? ~(space | high) : Classes::graph_bits(cur);
+        Acc::words(acc, space | f.sep, ascii_con | (leads & ~(f.sep | f.trans)));
+      }
+      if constexpr (Width) {
+        // Settled leads are one column wide unless marked two.
+        const std::uint64_t narrow =
+            Classes::print_bits(cur) | (leads & ~(pending | settled_wide)) | f.narrow;
+        Acc::widths(acc, narrow, settled_wide | f.wide, Classes::tab_bits(cur),
+                    Classes::break_bits(cur), 64);
+      }
+      lines += popcount(Classes::newline_bits(cur));
+      conts += popcount(cont);
+      pos += 64;
+      if (sign_bits(next) == 0) break;
+      cur = next;
+    }
+    acc.summary.lines += lines;
+    acc.summary.chars += (pos - start) - conts;
+    result = acc;
+    return {pos, stopped_busy};
+  }
+
+  /// Plan::utf8_lead_words (GNU 9.1's words without -m or -L) over any
+  /// bytes, in stride from the body's start until fewer than
+  /// simd_block_with_lookahead bytes remain; returns where it stopped. Under
+  /// 9.1 every byte that is not part of a standard sequence is transparent
+  /// whichever way glibc's decoder takes it (an error skipped a byte at a
+  /// time, or one of its longer forms or values above U+10FFFF, which are
+  /// not printable), as are the continuation bytes of a character whose
+  /// lead carries its class, so nothing needs validating but each lead:
+  /// followed by as many continuation bytes as it announces, and not one of
+  /// start_errors' pairs. No decoder takes a lead byte into another unit,
+  /// so each lead is judged alone. The stop may be inside a character or
+  /// among stray continuation bytes, all of them transparent.
+  [[gnu::noinline]] static std::size_t lead_run(const UnitClasses &classes,
+                                                const typename Validation::Validator &check,
+                                                const Tables &t, CellCache &cache,
+                                                const std::uint8_t *p, std::size_t n,
+                                                UnitAccumulator &result) noexcept {
+    const typename Validation::Validator validator = check;  // in registers
+    const Tables lookup = t;
+    UnitAccumulator acc = result;
+    std::uint64_t lines = 0;
+    std::size_t pos = 0;
+    for (; pos + simd_block_with_lookahead <= n; pos += 64) {
+      const std::uint8_t *q = p + pos;
+      const Block cur = load(q);
+      const std::uint64_t space = Classes::space_bits(cur);
+      std::uint64_t con = Classes::graph_bits(cur);  // ASCII controls are transparent
+      Found f{0, 0, 0, 0};
+      lines += popcount(Classes::newline_bits(cur));
+      const std::uint64_t high = sign_bits(cur);
+      if (high != 0) {
+        const std::uint64_t cont = bits(cur, [](B v) { return Isa::continuation(v); });
+        std::uint64_t good = high & ~cont;
+        if (good != 0) {
+          // Bit i of cN: byte i + N is a continuation byte (q[64..66] too).
+          const std::uint64_t after = ((q[64] & 0xC0) == 0x80 ? 1u : 0u) |
+                                      ((q[65] & 0xC0) == 0x80 ? 2u : 0u) |
+                                      ((q[66] & 0xC0) == 0x80 ? 4u : 0u);
+          const std::uint64_t c1 = (cont >> 1) | (after << 63);
+          const std::uint64_t c2 = (cont >> 2) | (after << 62);
+          const std::uint64_t c3 = (cont >> 3) | (after << 61);
+          const std::uint64_t three = bits(cur, [](B v) { return Isa::le(B(0xE0), v); });
+          const std::uint64_t four = bits(cur, [](B v) { return Isa::le(B(0xF0), v); });
+          good &= c1 & (~three | c2) & (~four | c3);
+          const LeadSets sets = lead_sets(lookup, cur);
+          if ((good & sets.marked) != 0)
+            good &= ~Validation::start_errors(validator, cur, load(q + 1));
+          const std::uint64_t pending = good & sets.unsettled;
+          if (pending != 0)
+            classify_leads<true, false, Busy::never>(classes, lookup, cache, q, cur, pending, f);
+          con |= good & ~(f.sep | f.trans);
+        }
+      }
+      Acc::words(acc, space | f.sep, con);
+    }
+    acc.summary.lines += lines;
+    result = acc;
+    return pos;
+  }
+};
+
+}  // namespace fastwc::count::kernels
