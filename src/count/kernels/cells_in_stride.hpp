@@ -360,7 +360,14 @@ struct CellsInStride : Blocks<A> {
     }
     if (pending == 0) return true;
     if constexpr (busy != Busy::never) return false;
-    classify<Words, Width>(classes, t, cache, q, cur, pending, f);
+    // Into a copy: f itself never has its address taken, so the loop keeps
+    // it in registers.
+    Found rest{0, 0, 0, 0};
+    classify<Words, Width>(classes, t, cache, q, cur, pending, rest);
+    f.sep |= rest.sep;
+    f.trans |= rest.trans;
+    f.narrow |= rest.narrow;
+    f.wide |= rest.wide;
     return true;
   }
 
@@ -458,42 +465,52 @@ struct CellsInStride : Blocks<A> {
     UnitAccumulator acc = result;
     std::uint64_t lines = 0;
     std::size_t pos = 0;
-    for (; pos + simd_block_with_lookahead <= n; pos += 64) {
-      const std::uint8_t *q = p + pos;
-      const Block cur = load(q);
-      const std::uint64_t space = Classes::space_bits(cur);
-      std::uint64_t con = Classes::graph_bits(cur);  // ASCII controls are transparent
-      Found f{0, 0, 0, 0};
-      lines += popcount(Classes::newline_bits(cur));
-      const std::uint64_t high = sign_bits(cur);
-      if (high != 0) {
-        const std::uint64_t cont = bits(cur, [](B v) { return Isa::continuation(v); });
-        std::uint64_t good = high & ~cont;
-        if (good != 0) {
-          // Bit i of cN: byte i + N is a continuation byte (q[64..66] too).
-          const std::uint64_t after = ((q[64] & 0xC0) == 0x80 ? 1u : 0u) |
-                                      ((q[65] & 0xC0) == 0x80 ? 2u : 0u) |
-                                      ((q[66] & 0xC0) == 0x80 ? 4u : 0u);
-          const std::uint64_t c1 = (cont >> 1) | (after << 63);
-          const std::uint64_t c2 = (cont >> 2) | (after << 62);
-          const std::uint64_t c3 = (cont >> 3) | (after << 61);
-          const std::uint64_t three = bits(cur, [](B v) { return Isa::le(B(0xE0), v); });
-          const std::uint64_t four = bits(cur, [](B v) { return Isa::le(B(0xF0), v); });
-          good &= c1 & (~three | c2) & (~four | c3);
-          const LeadSets sets = lead_sets(lookup, cur);
-          if ((good & sets.marked) != 0)
-            good &= ~Validation::start_errors(validator, cur, load(q + 1));
-          const std::uint64_t pending = good & sets.unsettled;
-          if (pending != 0)
-            classify_leads<true, false, Busy::never>(classes, lookup, cache, q, cur, pending, f);
-          con |= good & ~(f.sep | f.trans);
-        }
-      }
-      Acc::words(acc, space | f.sep, con);
-    }
+    for (; pos + simd_block_with_lookahead <= n; pos += 64)
+      lines += lead_block(classes, validator, lookup, cache, p + pos, acc);
     acc.summary.lines += lines;
     result = acc;
     return pos;
+  }
+
+  /// One block of lead_run's at q (q[64..66] readable, any bytes): adds
+  /// the words of the characters whose leads it holds to acc; returns its
+  /// newlines. Also kernel_driver.hpp's way with blocks that fail the
+  /// validator where lead_run is not the plan's loop (the comment above
+  /// says why each lead may be judged alone).
+  [[gnu::always_inline]] static std::uint64_t lead_block(
+      const UnitClasses &classes, const typename Validation::Validator &validator,
+      const Tables &lookup, CellCache &cache, const std::uint8_t *q,
+      UnitAccumulator &acc) noexcept {
+    const Block cur = load(q);
+    const std::uint64_t space = Classes::space_bits(cur);
+    std::uint64_t con = Classes::graph_bits(cur);  // ASCII controls are transparent
+    Found f{0, 0, 0, 0};
+    const std::uint64_t high = sign_bits(cur);
+    if (high != 0) {
+      const std::uint64_t cont = bits(cur, [](B v) { return Isa::continuation(v); });
+      std::uint64_t good = high & ~cont;
+      if (good != 0) {
+        // Bit i of cN: byte i + N is a continuation byte (q[64..66] too).
+        const std::uint64_t after = ((q[64] & 0xC0) == 0x80 ? 1u : 0u) |
+                                    ((q[65] & 0xC0) == 0x80 ? 2u : 0u) |
+                                    ((q[66] & 0xC0) == 0x80 ? 4u : 0u);
+        const std::uint64_t c1 = (cont >> 1) | (after << 63);
+        const std::uint64_t c2 = (cont >> 2) | (after << 62);
+        const std::uint64_t c3 = (cont >> 3) | (after << 61);
+        const std::uint64_t three = bits(cur, [](B v) { return Isa::le(B(0xE0), v); });
+        const std::uint64_t four = bits(cur, [](B v) { return Isa::le(B(0xF0), v); });
+        good &= c1 & (~three | c2) & (~four | c3);
+        const LeadSets sets = lead_sets(lookup, cur);
+        if ((good & sets.marked) != 0)
+          good &= ~Validation::start_errors(validator, cur, load(q + 1));
+        const std::uint64_t pending = good & sets.unsettled;
+        if (pending != 0)
+          classify_leads<true, false, Busy::never>(classes, lookup, cache, q, cur, pending, f);
+        con |= good & ~(f.sep | f.trans);
+      }
+    }
+    Acc::words(acc, space | f.sep, con);
+    return popcount(Classes::newline_bits(cur));
   }
 };
 

@@ -253,6 +253,7 @@ struct SimdKernel : Blocks<A> {
       }
     }
     const bool rfc3629 = request.utf8_decoding == Utf8Decoding::rfc3629;
+    const bool lead_blocks = request.plan == Plan::utf8_lead_words && stride.census != nullptr;
     std::size_t pos = 0;
     std::size_t stride_from = 0;  // the stride's next try after a busy block
     while (pos + simd_block_with_lookahead <= n) {
@@ -289,6 +290,20 @@ struct SimdKernel : Blocks<A> {
           }
           u = UnitFinder::valid_units(b, q);
         } else {
+          if constexpr (Words && !Width && !Rule95 && !lead_run_first) {
+            // GNU 9.1's words without -m: a block that fails the validator
+            // is judged by its leads as lead_run judges it, and the
+            // continuation bytes after it (its characters' ends, or stray
+            // ones: transparent either way) are passed over to the next
+            // unit boundary.
+            if (lead_blocks) {
+              acc.summary.lines +=
+                  Stride::lead_block(*request.classes, check, stride, stride_cells, q, acc);
+              pos += 64;
+              while (pos < n && (p[pos] & 0xC0) == 0x80) ++pos;
+              continue;
+            }
+          }
           u = UnitFinder::template exact_units<(Words || Width)>(b, q, rfc3629);
         }
       } else {
