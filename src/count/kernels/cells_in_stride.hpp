@@ -5,13 +5,11 @@
 // changes the word state and the line's column exactly as the character
 // does (summary_ops.hpp's words() and widths()), so nothing crosses from
 // one block to the next and blocks go 64 bytes a step, whatever characters
-// cross between them. Two loops:
-//  - run: words, widths or both, and the characters -m counts, under both
-//    rules, from a block at a unit boundary that passed the validator,
-//    while the next one passes too (kernel_driver.hpp's UTF-8 loop hands
-//    it the block);
-//  - lead_run: GNU 9.1's words without -m over any bytes, judging each lead
-//    alone (Plan::utf8_lead_words; its comment says why that is exact).
+// cross between them. `run` counts words, widths or both, and the
+// characters -m counts, under both rules, from a block at a unit boundary
+// that passed the validator, while the next one passes too
+// (kernel_driver.hpp's UTF-8 loop hands it the block); lead_words.hpp
+// counts GNU 9.1's words without -m over any bytes with the same looks.
 //
 // Most lead bytes start characters that are all constituents and all of
 // one width (Cyrillic, Arabic, the CJK ideographs, Hangul's EB and EC):
@@ -78,8 +76,8 @@ struct CellsInStride : Blocks<A> {
     /// Two sets of lead bytes by nibble, the AND of a byte's two lookups:
     /// bits 0-3 (bit h - 0xC for lead (h << 4) | l) the leads the census
     /// does not settle for the plan, bits 4-7 the marked ones: for plans
-    /// with -L the settled leads whose characters are two columns wide,
-    /// for lead_run's (words alone) those whose second byte may make them
+    /// with -L the settled leads whose characters are two columns wide, for
+    /// words alone (lead_words.hpp) those whose second byte may make them
     /// no standard sequence (start_lead).
     B lead_low;
     B lead_high;
@@ -309,10 +307,11 @@ struct CellsInStride : Blocks<A> {
   /// When a block's characters need more than the looks that classify_leads
   /// makes in the loop, `run` may leave the block to kernel_driver.hpp's
   /// classifiers instead (busy), which answer mixes of cells with the hot
-  /// cells, the cell cache and the table; lead_run has no such way. With
-  /// VBMI, already at the first cell to look up: the hot cells classify a
-  /// cell's characters with one permute (measured on an Intel Xeon,
-  /// bench/micro/RESULTS.md 2026-12-03).
+  /// cells, the cell cache and the table (lead_words.hpp has no such way):
+  /// never, past the inline looks (at_classify), or already at the first
+  /// cell to look up (at_cells: with VBMI, whose hot cells classify a
+  /// cell's characters with one permute). kernel_driver.hpp's stride_busy
+  /// says which, per ISA and rule, as measured.
   enum class Busy : std::uint8_t { never, at_classify, at_cells };
 
   /// Adds to f what the characters that start at the bits of `pending` in
@@ -441,76 +440,6 @@ struct CellsInStride : Blocks<A> {
     acc.summary.chars += (pos - start) - conts;
     result = acc;
     return {pos, stopped_busy};
-  }
-
-  /// Plan::utf8_lead_words (GNU 9.1's words without -m or -L) over any
-  /// bytes, in stride from the body's start until fewer than
-  /// simd_block_with_lookahead bytes remain; returns where it stopped. Under
-  /// 9.1 every byte that is not part of a standard sequence is transparent
-  /// whichever way glibc's decoder takes it (an error skipped a byte at a
-  /// time, or one of its longer forms or values above U+10FFFF, which are
-  /// not printable), as are the continuation bytes of a character whose
-  /// lead carries its class, so nothing needs validating but each lead:
-  /// followed by as many continuation bytes as it announces, and not one of
-  /// start_errors' pairs. No decoder takes a lead byte into another unit,
-  /// so each lead is judged alone. The stop may be inside a character or
-  /// among stray continuation bytes, all of them transparent.
-  [[gnu::noinline]] static std::size_t lead_run(const UnitClasses &classes,
-                                                const typename Validation::Validator &check,
-                                                const Tables &t, CellCache &cache,
-                                                const std::uint8_t *p, std::size_t n,
-                                                UnitAccumulator &result) noexcept {
-    const typename Validation::Validator validator = check;  // in registers
-    const Tables lookup = t;
-    UnitAccumulator acc = result;
-    std::uint64_t lines = 0;
-    std::size_t pos = 0;
-    for (; pos + simd_block_with_lookahead <= n; pos += 64)
-      lines += lead_block(classes, validator, lookup, cache, p + pos, acc);
-    acc.summary.lines += lines;
-    result = acc;
-    return pos;
-  }
-
-  /// One block of lead_run's at q (q[64..66] readable, any bytes): adds
-  /// the words of the characters whose leads it holds to acc; returns its
-  /// newlines. Also kernel_driver.hpp's way with blocks that fail the
-  /// validator where lead_run is not the plan's loop (the comment above
-  /// says why each lead may be judged alone).
-  [[gnu::always_inline]] static std::uint64_t lead_block(
-      const UnitClasses &classes, const typename Validation::Validator &validator,
-      const Tables &lookup, CellCache &cache, const std::uint8_t *q,
-      UnitAccumulator &acc) noexcept {
-    const Block cur = load(q);
-    const std::uint64_t space = Classes::space_bits(cur);
-    std::uint64_t con = Classes::graph_bits(cur);  // ASCII controls are transparent
-    Found f{0, 0, 0, 0};
-    const std::uint64_t high = sign_bits(cur);
-    if (high != 0) {
-      const std::uint64_t cont = bits(cur, [](B v) { return Isa::continuation(v); });
-      std::uint64_t good = high & ~cont;
-      if (good != 0) {
-        // Bit i of cN: byte i + N is a continuation byte (q[64..66] too).
-        const std::uint64_t after = ((q[64] & 0xC0) == 0x80 ? 1u : 0u) |
-                                    ((q[65] & 0xC0) == 0x80 ? 2u : 0u) |
-                                    ((q[66] & 0xC0) == 0x80 ? 4u : 0u);
-        const std::uint64_t c1 = (cont >> 1) | (after << 63);
-        const std::uint64_t c2 = (cont >> 2) | (after << 62);
-        const std::uint64_t c3 = (cont >> 3) | (after << 61);
-        const std::uint64_t three = bits(cur, [](B v) { return Isa::le(B(0xE0), v); });
-        const std::uint64_t four = bits(cur, [](B v) { return Isa::le(B(0xF0), v); });
-        good &= c1 & (~three | c2) & (~four | c3);
-        const LeadSets sets = lead_sets(lookup, cur);
-        if ((good & sets.marked) != 0)
-          good &= ~Validation::start_errors(validator, cur, load(q + 1));
-        const std::uint64_t pending = good & sets.unsettled;
-        if (pending != 0)
-          classify_leads<true, false, Busy::never>(classes, lookup, cache, q, cur, pending, f);
-        con |= good & ~(f.sep | f.trans);
-      }
-    }
-    Acc::words(acc, space | f.sep, con);
-    return popcount(Classes::newline_bits(cur));
   }
 };
 

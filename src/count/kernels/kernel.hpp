@@ -53,7 +53,7 @@ enum class Plan : std::uint8_t {
   /// UTF-8, GNU 9.1's word rule (to 9.4), neither -m nor -L: words (and
   /// newlines) alone, each character's class at its lead byte, over any
   /// bytes without validating them where UnitClasses has its census by
-  /// cell (cells_in_stride.hpp's lead_run); with VBMI, in stride over
+  /// cell (lead_words.hpp); with VBMI, in stride over
   /// valid blocks only, as utf8_words (kernel_driver.hpp says why).
   /// Characters are not counted: 0.
   utf8_lead_words,

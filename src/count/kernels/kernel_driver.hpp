@@ -36,9 +36,9 @@
 // each character's class and width go to its lead byte
 // (cells_in_stride.hpp), in stride over valid blocks (utf8_plan, both
 // rules), and for GNU 9.1's words without -m over any bytes too
-// (lead_words_plan). count_body is [[gnu::flatten]] so that no
-// xsimd helper is left out of line (tests/kernels/check_symbols.py checks
-// the objects).
+// (lead_words.hpp, lead_words_plan). count_body is [[gnu::flatten]] so
+// that no xsimd helper is left out of line (tests/kernels/check_symbols.py
+// checks the objects).
 #pragma once
 
 #include <cstddef>
@@ -56,6 +56,7 @@
 #include "count/kernels/classify_by_table.hpp"
 #include "count/kernels/isa_primitives.hpp"
 #include "count/kernels/kernel.hpp"
+#include "count/kernels/lead_words.hpp"
 #include "count/kernels/newlines.hpp"
 #include "count/kernels/separator_bytes.hpp"
 #include "count/kernels/utf8_units.hpp"
@@ -298,7 +299,7 @@ struct SimdKernel : Blocks<A> {
             // unit boundary.
             if (lead_blocks) {
               acc.summary.lines +=
-                  Stride::lead_block(*request.classes, check, stride, stride_cells, q, acc);
+                  LeadWords<A>::lead_block(*request.classes, check, stride, stride_cells, q, acc);
               pos += 64;
               while (pos < n && (p[pos] & 0xC0) == 0x80) ++pos;
               continue;
@@ -443,8 +444,8 @@ struct SimdKernel : Blocks<A> {
     Stride::clear(cells);
     UnitAccumulator acc{};
     std::size_t pos =
-        Stride::lead_run(*request.classes, Validation::validator(),
-                         Stride::tables(*census, true, false, settled), cells, p, n, acc);
+        LeadWords<A>::lead_run(*request.classes, Validation::validator(),
+                               Stride::tables(*census, true, false, settled), cells, p, n, acc);
     while (pos < n && (p[pos] & 0xC0) == 0x80) ++pos;
     UnitAccumulator last = acc;
     const SpanEnd e = utf8_span(request, p, pos, n, n, last);

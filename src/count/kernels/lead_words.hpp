@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// GNU 9.1's words without -m or -L (Plan::utf8_lead_words) over any bytes,
+// in stride, each lead judged alone (lead_run's comment says why that is
+// exact), with cells_in_stride.hpp's census tables and looks.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "count/kernels/blocks.hpp"
+#include "count/kernels/c_byte_classes.hpp"
+#include "count/kernels/cells_in_stride.hpp"
+#include "count/kernels/kernel.hpp"
+#include "count/kernels/utf8_validation.hpp"
+#include "count/summary_ops.hpp"
+
+namespace fastwc::count::kernels {
+
+template <class A>
+struct LeadWords : Blocks<A> {
+  using Base = Blocks<A>;
+  using Base::bits;
+  using Base::load;
+  using Base::popcount;
+  using Base::sign_bits;
+  using typename Base::B;
+  using typename Base::Block;
+  using typename Base::Isa;
+  using Validation = Utf8Validation<A>;
+  using Classes = CByteClasses<A>;
+  using Acc = Accumulate<A>;
+  using Stride = CellsInStride<A>;
+  using Tables = typename Stride::Tables;
+  using CellCache = typename Stride::CellCache;
+  using Found = typename Stride::Found;
+  using LeadSets = typename Stride::LeadSets;
+
+  /// Plan::utf8_lead_words (GNU 9.1's words without -m or -L) over any
+  /// bytes, in stride from the body's start until fewer than
+  /// simd_block_with_lookahead bytes remain; returns where it stopped. Under
+  /// 9.1 every byte that is not part of a standard sequence is transparent
+  /// whichever way glibc's decoder takes it (an error skipped a byte at a
+  /// time, or one of its longer forms or values above U+10FFFF, which are
+  /// not printable), as are the continuation bytes of a character whose
+  /// lead carries its class, so nothing needs validating but each lead:
+  /// followed by as many continuation bytes as it announces, and not one of
+  /// start_errors' pairs (the marked leads of the Tables of words alone). No decoder takes a lead
+  /// byte into another unit, so each lead is judged alone. The stop may be inside a character or
+  /// among stray continuation bytes, all of them transparent.
+  [[gnu::noinline]] static std::size_t lead_run(const UnitClasses &classes,
+                                                const typename Validation::Validator &check,
+                                                const Tables &t, CellCache &cache,
+                                                const std::uint8_t *p, std::size_t n,
+                                                UnitAccumulator &result) noexcept {
+    const typename Validation::Validator validator = check;  // in registers
+    const Tables lookup = t;
+    UnitAccumulator acc = result;
+    std::uint64_t lines = 0;
+    std::size_t pos = 0;
+    for (; pos + simd_block_with_lookahead <= n; pos += 64)
+      lines += lead_block(classes, validator, lookup, cache, p + pos, acc);
+    acc.summary.lines += lines;
+    result = acc;
+    return pos;
+  }
+
+  /// One block of lead_run's at q (q[64..66] readable, any bytes): adds
+  /// the words of the characters whose leads it holds to acc; returns its
+  /// newlines. Also kernel_driver.hpp's way with blocks that fail the
+  /// validator where lead_run is not the plan's loop (the comment above
+  /// says why each lead may be judged alone).
+  [[gnu::always_inline]] static std::uint64_t lead_block(
+      const UnitClasses &classes, const typename Validation::Validator &validator,
+      const Tables &lookup, CellCache &cache, const std::uint8_t *q,
+      UnitAccumulator &acc) noexcept {
+    const Block cur = load(q);
+    const std::uint64_t space = Classes::space_bits(cur);
+    std::uint64_t con = Classes::graph_bits(cur);  // ASCII controls are transparent
+    Found f{0, 0, 0, 0};
+    const std::uint64_t high = sign_bits(cur);
+    if (high != 0) {
+      const std::uint64_t cont = bits(cur, [](B v) { return Isa::continuation(v); });
+      std::uint64_t good = high & ~cont;
+      if (good != 0) {
+        // Bit i of cN: byte i + N is a continuation byte (q[64..66] too).
+        const std::uint64_t after = ((q[64] & 0xC0) == 0x80 ? 1u : 0u) |
+                                    ((q[65] & 0xC0) == 0x80 ? 2u : 0u) |
+                                    ((q[66] & 0xC0) == 0x80 ? 4u : 0u);
+        const std::uint64_t c1 = (cont >> 1) | (after << 63);
+        const std::uint64_t c2 = (cont >> 2) | (after << 62);
+        const std::uint64_t c3 = (cont >> 3) | (after << 61);
+        const std::uint64_t three = bits(cur, [](B v) { return Isa::le(B(0xE0), v); });
+        const std::uint64_t four = bits(cur, [](B v) { return Isa::le(B(0xF0), v); });
+        good &= c1 & (~three | c2) & (~four | c3);
+        const LeadSets sets = Stride::lead_sets(lookup, cur);
+        if ((good & sets.marked) != 0)
+          good &= ~Validation::start_errors(validator, cur, load(q + 1));
+        const std::uint64_t pending = good & sets.unsettled;
+        if (pending != 0)
+          Stride::template classify_leads<true, false, Stride::Busy::never>(classes, lookup, cache,
+                                                                            q, cur, pending, f);
+        con |= good & ~(f.sep | f.trans);
+      }
+    }
+    Acc::words(acc, space | f.sep, con);
+    return popcount(Classes::newline_bits(cur));
+  }
+};
+
+}  // namespace fastwc::count::kernels
