@@ -72,7 +72,7 @@ Plan choose_plan(const CountOptions &options, bool &needs_kernel) noexcept {
       return options.word_rule == WordRule::non_space_constituents ? Plan::utf8_separator_words
                                                                    : Plan::utf8_lead_words;
     if (words) return Plan::utf8_words;
-    if (width) return Plan::utf8_width;
+    if (width) return s.chars ? Plan::utf8_width : Plan::utf8_lead_width;
     return Plan::utf8_chars;
   }
   // Single-byte locales (in UTF-8, -l and -c need no decoding: 0x0A is
@@ -94,6 +94,7 @@ void apply_unit(Plan plan, UnitAccumulator &acc, std::uint8_t props) noexcept {
       ApplyUnit<BaselineTag, true, false>::apply(acc, props);
       break;
     case Plan::utf8_width:
+    case Plan::utf8_lead_width:
     case Plan::bytes_width:
       ApplyUnit<BaselineTag, false, true>::apply(acc, props);
       break;

@@ -36,7 +36,7 @@ inline constexpr Plan all_plans[] = {
     Plan::newlines,          Plan::bytes_words,      Plan::bytes_width,
     Plan::bytes_words_width, Plan::utf8_chars,       Plan::utf8_words,
     Plan::utf8_width,        Plan::utf8_words_width, Plan::utf8_separator_words,
-    Plan::utf8_lead_words};
+    Plan::utf8_lead_words,   Plan::utf8_lead_width};
 
 inline const UnitClasses &unit_classes(bool utf8, WordRule rule, bool nbsp) {
   static const fastwc::locale::CharClasses c_locale("C");
@@ -104,13 +104,14 @@ inline std::vector<Case> all_cases() {
         // GNU 9.1's plan; 9.5's words without -m go by separator patterns.
         if (plan == Plan::utf8_lead_words && rule != WordRule::printable_constituents) continue;
         if (plan == Plan::utf8_words || plan == Plan::utf8_lead_words || plan == Plan::utf8_width ||
-            plan == Plan::utf8_words_width) {
+            plan == Plan::utf8_words_width || plan == Plan::utf8_lead_width) {
           // Words and widths in stride, with the census by cell.
           const UnitClasses &classes = cell_census_classes(rule, nbsp);
           Request r{plan, rule == WordRule::non_space_constituents, true, classes.a0_separates(),
                     &classes};
           const std::string name = std::string("cells ") +
                                    (plan == Plan::utf8_lead_words    ? "leads "
+                                    : plan == Plan::utf8_lead_width  ? "leads width "
                                     : plan == Plan::utf8_width       ? "width "
                                     : plan == Plan::utf8_words_width ? "words width "
                                                                      : "") +

@@ -8,7 +8,7 @@
 // cross between them. `run` counts words, widths or both, and the
 // characters -m counts, under both rules, from a block at a unit boundary
 // that passed the validator, while the next one passes too
-// (kernel_driver.hpp's UTF-8 loop hands it the block); lead_words.hpp
+// (kernel_driver.hpp's UTF-8 loop hands it the block); leads_alone.hpp
 // counts GNU 9.1's words without -m over any bytes with the same looks.
 //
 // Most lead bytes start characters that are all constituents and all of
@@ -77,7 +77,7 @@ struct CellsInStride : Blocks<A> {
     /// bits 0-3 (bit h - 0xC for lead (h << 4) | l) the leads the census
     /// does not settle for the plan, bits 4-7 the marked ones: for plans
     /// with -L the settled leads whose characters are two columns wide, for
-    /// words alone (lead_words.hpp) those whose second byte may make them
+    /// words alone (leads_alone.hpp) those whose second byte may make them
     /// no standard sequence (start_lead).
     B lead_low;
     B lead_high;
@@ -307,7 +307,7 @@ struct CellsInStride : Blocks<A> {
   /// When a block's characters need more than the looks that classify_leads
   /// makes in the loop, `run` may leave the block to kernel_driver.hpp's
   /// classifiers instead (busy), which answer mixes of cells with the hot
-  /// cells, the cell cache and the table (lead_words.hpp has no such way):
+  /// cells, the cell cache and the table (leads_alone.hpp has no such way):
   /// never, past the inline looks (at_classify), or already at the first
   /// cell to look up (at_cells: with VBMI, whose hot cells classify a
   /// cell's characters with one permute). kernel_driver.hpp's stride_busy

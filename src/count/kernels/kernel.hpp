@@ -53,18 +53,24 @@ enum class Plan : std::uint8_t {
   /// UTF-8, GNU 9.1's word rule (to 9.4), neither -m nor -L: words (and
   /// newlines) alone, each character's class at its lead byte, over any
   /// bytes without validating them where UnitClasses has its census by
-  /// cell (lead_words.hpp); with VBMI, in stride over
+  /// cell (leads_alone.hpp); with VBMI, in stride over
   /// valid blocks only, as utf8_words (kernel_driver.hpp says why).
   /// Characters are not counted: 0.
   utf8_lead_words,
+  /// UTF-8, -L without -m or -w: widths (and newlines) alone, as
+  /// utf8_width counts them, but blocks that fail the validator judged by
+  /// their leads (leads_alone.hpp) where UnitClasses has its census by
+  /// cell. Characters are not counted: 0.
+  utf8_lead_width,
 };
 
 /// True for the plans that decode UTF-8 (and so may leave a tail).
 constexpr bool decodes_utf8(Plan plan) noexcept { return plan >= Plan::utf8_chars; }
 
-/// True for the UTF-8 plans that count characters (all but two).
+/// True for the UTF-8 plans that count characters (all but three).
 constexpr bool counts_chars(Plan plan) noexcept {
-  return decodes_utf8(plan) && plan != Plan::utf8_separator_words && plan != Plan::utf8_lead_words;
+  return decodes_utf8(plan) && plan != Plan::utf8_separator_words &&
+         plan != Plan::utf8_lead_words && plan != Plan::utf8_lead_width;
 }
 
 struct Request {

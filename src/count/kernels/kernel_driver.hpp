@@ -36,7 +36,7 @@
 // each character's class and width go to its lead byte
 // (cells_in_stride.hpp), in stride over valid blocks (utf8_plan, both
 // rules), and for GNU 9.1's words without -m over any bytes too
-// (lead_words.hpp, lead_words_plan). count_body is [[gnu::flatten]] so
+// (leads_alone.hpp, lead_words_plan). count_body is [[gnu::flatten]] so
 // that no xsimd helper is left out of line (tests/kernels/check_symbols.py
 // checks the objects).
 #pragma once
@@ -56,9 +56,10 @@
 #include "count/kernels/classify_by_table.hpp"
 #include "count/kernels/isa_primitives.hpp"
 #include "count/kernels/kernel.hpp"
-#include "count/kernels/lead_words.hpp"
+#include "count/kernels/leads_alone.hpp"
 #include "count/kernels/newlines.hpp"
 #include "count/kernels/separator_bytes.hpp"
+#include "count/kernels/stride_policy.hpp"
 #include "count/kernels/utf8_units.hpp"
 #include "count/kernels/utf8_validation.hpp"
 // Only UnitClasses' out-of-line members are called here.
@@ -198,30 +199,10 @@ struct SimdKernel : Blocks<A> {
     return pos;
   }
 
-  /// Blocks the stride leaves busy (Stride::Busy) go to this loop's
-  /// classifiers, and so do the blocks after them up to stride_pause bytes
-  /// on, before the stride is tried again: busy blocks come in runs (text
-  /// that mixes scripts or emoji), and each try costs a call. Measured on
-  /// an Intel Xeon (bench/micro/RESULTS.md 2026-12-03): with VBMI, GNU
-  /// 9.1's words gain most by leaving every block that needs a cell to the
-  /// hot cells (Chinese 1.75x), but under 9.5's rule that cost emoji 0.6x,
-  /// so there only blocks past the stride's inline looks go; with gathers
-  /// alone (AVX2, AVX-512BW) those go (-mw 1.3-1.6x); without gathers
-  /// (SSSE3) the stride keeps them (emoji -mw 0.7x otherwise).
-  template <bool Rule95>
-  static constexpr auto stride_busy = Isa::has_permute64 && !Rule95 ? Stride::Busy::at_cells
-                                      : Isa::has_gather             ? Stride::Busy::at_classify
-                                                                    : Stride::Busy::never;
-  static constexpr std::size_t stride_pause = 2048;
-  /// -L in stride only where there is no VBMI: with it, the hot cells
-  /// classify as fast as the stride's looks on every script, faster on
-  /// most (measured on an Intel Xeon, bench/micro/RESULTS.md 2026-12-03).
-  static constexpr bool width_in_stride = !Isa::has_permute64;
-  /// GNU 9.1's words without -m by lead_run over any bytes, where there is
-  /// no VBMI: with it, valid text goes faster in utf8_plan's stride with
-  /// the hot cells for its busy blocks (measured on an Intel Xeon,
-  /// bench/micro/RESULTS.md 2026-12-03).
-  static constexpr bool lead_run_first = !Isa::has_permute64;
+  using Policy = StridePolicy<A>;
+  static constexpr std::size_t stride_pause = Policy::pause;
+  static constexpr bool width_in_stride = Policy::width;
+  static constexpr bool lead_run_first = Policy::lead_run_first;
 
   template <bool Rule95, bool Words, bool Width>
   static BodyResult utf8_plan(const Request &request, const std::uint8_t *p,
@@ -239,14 +220,19 @@ struct SimdKernel : Blocks<A> {
     }
     // Words and widths go in stride over valid text once the census by
     // cell exists (cells_in_stride.hpp); not in the fallbacks of the
-    // plans that count words another way.
+    // plans that count words another way. The plans that count words
+    // alone or -L alone, without characters, judge the leads of blocks
+    // that fail the validator alone (leads_alone.hpp), with the same tables.
+    const bool lead_plan = (request.plan == Plan::utf8_lead_words && !lead_run_first) ||
+                           request.plan == Plan::utf8_lead_width;
     typename Stride::Tables stride{};
     typename Stride::SettledCells stride_settled;
     typename Stride::CellCache stride_cells;
-    if constexpr (Isa::has_shuffle && (Words || Width) && (!Width || width_in_stride)) {
-      const bool by_cell = request.plan == Plan::utf8_words || request.plan == Plan::utf8_width ||
-                           request.plan == Plan::utf8_words_width ||
-                           (request.plan == Plan::utf8_lead_words && !lead_run_first);
+    if constexpr (Isa::has_shuffle && (Words || Width)) {
+      const bool in_stride = !Width || width_in_stride;
+      const bool by_cell = lead_plan || (in_stride && (request.plan == Plan::utf8_words ||
+                                                       request.plan == Plan::utf8_width ||
+                                                       request.plan == Plan::utf8_words_width));
       const CellCensus *census = by_cell ? request.classes->cell_census(n) : nullptr;
       if (census != nullptr) {
         stride = Stride::tables(*census, Words, Width, stride_settled);
@@ -254,7 +240,7 @@ struct SimdKernel : Blocks<A> {
       }
     }
     const bool rfc3629 = request.utf8_decoding == Utf8Decoding::rfc3629;
-    const bool lead_blocks = request.plan == Plan::utf8_lead_words && stride.census != nullptr;
+    const bool lead_blocks = lead_plan && stride.census != nullptr;
     std::size_t pos = 0;
     std::size_t stride_from = 0;  // the stride's next try after a busy block
     while (pos + simd_block_with_lookahead <= n) {
@@ -273,10 +259,10 @@ struct SimdKernel : Blocks<A> {
         if (Validation::valid_utf8(check, b)) {
           std::size_t end = pos;
           if constexpr (!Words && !Width) end = CharsInStride<A>::run(check, p, pos, n, acc);
-          if constexpr (Words || Width) {
+          if constexpr ((Words || Width) && (!Width || width_in_stride)) {
             if (stride.census != nullptr && pos >= stride_from) {
               const typename Stride::RunEnd e =
-                  Stride::template run<Rule95, Words, Width, stride_busy<Rule95>>(
+                  Stride::template run<Rule95, Words, Width, Policy::template busy<Rule95>>(
                       *request.classes, check, stride, stride_cells, p, pos, n, acc);
               end = e.pos;
               if (e.busy) stride_from = end + stride_pause;
@@ -291,15 +277,16 @@ struct SimdKernel : Blocks<A> {
           }
           u = UnitFinder::valid_units(b, q);
         } else {
-          if constexpr (Words && !Width && !Rule95 && !lead_run_first) {
-            // GNU 9.1's words without -m: a block that fails the validator
-            // is judged by its leads as lead_run judges it, and the
-            // continuation bytes after it (its characters' ends, or stray
-            // ones: transparent either way) are passed over to the next
-            // unit boundary.
+          if constexpr (Words != Width && !Rule95) {
+            // GNU 9.1's words without -m, or -L without -m or -w: a block
+            // that fails the validator is judged by its leads
+            // (LeadsAlone::lead_block), and the continuation bytes after it
+            // (its characters' ends, or stray ones: no width, and
+            // transparent under 9.1, either way) are passed over to the
+            // next unit boundary.
             if (lead_blocks) {
-              acc.summary.lines +=
-                  LeadWords<A>::lead_block(*request.classes, check, stride, stride_cells, q, acc);
+              acc.summary.lines += LeadsAlone<A>::template lead_block<Words, Width>(
+                  *request.classes, check, stride, stride_cells, q, acc);
               pos += 64;
               while (pos < n && (p[pos] & 0xC0) == 0x80) ++pos;
               continue;
@@ -444,8 +431,8 @@ struct SimdKernel : Blocks<A> {
     Stride::clear(cells);
     UnitAccumulator acc{};
     std::size_t pos =
-        LeadWords<A>::lead_run(*request.classes, Validation::validator(),
-                               Stride::tables(*census, true, false, settled), cells, p, n, acc);
+        LeadsAlone<A>::lead_run(*request.classes, Validation::validator(),
+                                Stride::tables(*census, true, false, settled), cells, p, n, acc);
     while (pos < n && (p[pos] & 0xC0) == 0x80) ++pos;
     UnitAccumulator last = acc;
     const SpanEnd e = utf8_span(request, p, pos, n, n, last);
@@ -482,6 +469,11 @@ struct SimdKernel : Blocks<A> {
         return separator_words_plan(r, p, n);
       case Plan::utf8_lead_words:
         return lead_words_plan(r, p, n);
+      case Plan::utf8_lead_width: {
+        BodyResult out = utf8_plan<false, false, true>(r, p, n);
+        out.acc.summary.chars = 0;
+        return out;
+      }
     }
     return BodyResult{};
   }

@@ -77,6 +77,7 @@ SpanEnd utf8_span(const Request &request, const std::uint8_t *data, std::size_t 
     case Plan::utf8_lead_words:
       return utf8_units<true, false>(classes, request.utf8_decoding, data, pos, limit, size, acc);
     case Plan::utf8_width:
+    case Plan::utf8_lead_width:
       return utf8_units<false, true>(classes, request.utf8_decoding, data, pos, limit, size, acc);
     case Plan::utf8_words_width:
       return utf8_units<true, true>(classes, request.utf8_decoding, data, pos, limit, size, acc);
@@ -178,7 +179,8 @@ BodyResult count_body_scalar(const Request &request, const std::uint8_t *data,
     case Plan::utf8_width:
     case Plan::utf8_words_width:
     case Plan::utf8_separator_words:
-    case Plan::utf8_lead_words: {
+    case Plan::utf8_lead_words:
+    case Plan::utf8_lead_width: {
       const SpanEnd end = utf8_span(request, data, 0, size, size, out.acc);
       out.tail_size = size - end.pos;
       if (!counts_chars(request.plan)) out.acc.summary.chars = 0;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// GNU 9.1's words without -m or -L (Plan::utf8_lead_words) over any bytes,
-// in stride, each lead judged alone (lead_run's comment says why that is
-// exact), with cells_in_stride.hpp's census tables and looks.
+// Over any bytes, each lead judged alone, with cells_in_stride.hpp's census
+// tables and looks: GNU 9.1's words without -m or -L (Plan::utf8_lead_words,
+// lead_run's comment says why that is exact) and -L without -m or -w
+// (Plan::utf8_lead_width, lead_block's).
 #pragma once
 
 #include <cstddef>
@@ -17,7 +18,7 @@
 namespace fastwc::count::kernels {
 
 template <class A>
-struct LeadWords : Blocks<A> {
+struct LeadsAlone : Blocks<A> {
   using Base = Blocks<A>;
   using Base::bits;
   using Base::load;
@@ -58,24 +59,41 @@ struct LeadWords : Blocks<A> {
     std::uint64_t lines = 0;
     std::size_t pos = 0;
     for (; pos + simd_block_with_lookahead <= n; pos += 64)
-      lines += lead_block(classes, validator, lookup, cache, p + pos, acc);
+      lines += lead_block<true, false>(classes, validator, lookup, cache, p + pos, acc);
     acc.summary.lines += lines;
     result = acc;
     return pos;
   }
 
-  /// One block of lead_run's at q (q[64..66] readable, any bytes): adds
-  /// the words of the characters whose leads it holds to acc; returns its
-  /// newlines. Also kernel_driver.hpp's way with blocks that fail the
-  /// validator where lead_run is not the plan's loop (the comment above
-  /// says why each lead may be judged alone).
+  /// One block at q (q[64..66] readable, any bytes): adds what the
+  /// characters whose leads it holds do to the words (lead_run's plan) or
+  /// to -L (Plan::utf8_lead_width) to acc; returns its newlines. A lead
+  /// counts when a standard sequence follows it: its continuation bytes,
+  /// and not one of start_errors' pairs (overlong forms, surrogates, values
+  /// above U+10FFFF). What else a decoder makes of the bytes (errors a byte
+  /// at a time, glibc's 5- and 6-byte forms and values above U+10FFFF, or
+  /// RFC 3629's errors) is no width in any GNU version (wc.c adds wcwidth
+  /// only for printable characters) and, under 9.1, transparent to words;
+  /// no decoder takes a lead byte into another unit. Also kernel_driver.hpp's
+  /// way with blocks that fail the validator where lead_run is not the
+  /// plan's loop. The tables are those of words alone (their marked leads:
+  /// start_lead's) or -L alone (the wide ones).
+  template <bool Words, bool Width>
   [[gnu::always_inline]] static std::uint64_t lead_block(
       const UnitClasses &classes, const typename Validation::Validator &validator,
       const Tables &lookup, CellCache &cache, const std::uint8_t *q,
       UnitAccumulator &acc) noexcept {
+    static_assert(Words != Width, "words alone or -L alone");
     const Block cur = load(q);
-    const std::uint64_t space = Classes::space_bits(cur);
-    std::uint64_t con = Classes::graph_bits(cur);  // ASCII controls are transparent
+    std::uint64_t space = 0;
+    std::uint64_t con = 0;
+    if constexpr (Words) {
+      space = Classes::space_bits(cur);
+      con = Classes::graph_bits(cur);  // ASCII controls are transparent
+    }
+    std::uint64_t narrow = 0;
+    std::uint64_t wide = 0;
+    if constexpr (Width) narrow = Classes::print_bits(cur);
     Found f{0, 0, 0, 0};
     const std::uint64_t high = sign_bits(cur);
     if (high != 0) {
@@ -93,16 +111,24 @@ struct LeadWords : Blocks<A> {
         const std::uint64_t four = bits(cur, [](B v) { return Isa::le(B(0xF0), v); });
         good &= c1 & (~three | c2) & (~four | c3);
         const LeadSets sets = Stride::lead_sets(lookup, cur);
-        if ((good & sets.marked) != 0)
+        // -L's tables mark the wide leads, not start_lead's: every good
+        // lead is checked then.
+        if (Width || (good & sets.marked) != 0)
           good &= ~Validation::start_errors(validator, cur, load(q + 1));
         const std::uint64_t pending = good & sets.unsettled;
         if (pending != 0)
-          Stride::template classify_leads<true, false, Stride::Busy::never>(classes, lookup, cache,
-                                                                            q, cur, pending, f);
-        con |= good & ~(f.sep | f.trans);
+          Stride::template classify_leads<Words, Width, Stride::Busy::never>(classes, lookup, cache,
+                                                                             q, cur, pending, f);
+        if constexpr (Words) con |= good & ~(f.sep | f.trans);
+        if constexpr (Width) {
+          narrow |= (good & ~(sets.unsettled | sets.marked)) | f.narrow;
+          wide = (good & sets.marked) | f.wide;
+        }
       }
     }
-    Acc::words(acc, space | f.sep, con);
+    if constexpr (Words) Acc::words(acc, space | f.sep, con);
+    if constexpr (Width)
+      Acc::widths(acc, narrow, wide, Classes::tab_bits(cur), Classes::break_bits(cur), 64);
     return popcount(Classes::newline_bits(cur));
   }
 };

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Which plans go in stride by cell (cells_in_stride.hpp, leads_alone.hpp)
+// on which ISA, and when the stride hands blocks back to the UTF-8 loop's
+// classifiers (kernel_driver.hpp): choices between ways that count the
+// same, each one measured (bench/micro/RESULTS.md, 2026-12-03, an Intel
+// Xeon with AVX-512 VBMI, every kernel with byte shuffles).
+#pragma once
+
+#include <cstddef>
+
+#include "count/kernels/cells_in_stride.hpp"
+#include "count/kernels/isa_primitives.hpp"
+
+namespace fastwc::count::kernels {
+
+template <class A>
+struct StridePolicy {
+  using Isa = IsaOps<A>;
+  using Stride = CellsInStride<A>;
+
+  /// Blocks the stride leaves busy (Stride::Busy) go to the UTF-8 loop's
+  /// classifiers, and so do the blocks after them up to `pause` bytes on,
+  /// before the stride is tried again: busy blocks come in runs (text that
+  /// mixes scripts or emoji), and each try costs a call. With VBMI, GNU
+  /// 9.1's words gain most by leaving every block that needs a cell to the
+  /// hot cells (Chinese 1.75x), but under 9.5's rule that cost emoji 0.6x,
+  /// so there only blocks past the stride's inline looks go; with gathers
+  /// alone (AVX2, AVX-512BW) those go (-mw 1.3-1.6x); without gathers
+  /// (SSSE3) the stride keeps them (emoji -mw 0.7x otherwise). Pauses from
+  /// 256 to 8192 bytes measured alike.
+  template <bool Rule95>
+  static constexpr auto busy = Isa::has_permute64 && !Rule95 ? Stride::Busy::at_cells
+                               : Isa::has_gather             ? Stride::Busy::at_classify
+                                                             : Stride::Busy::never;
+  static constexpr std::size_t pause = 2048;
+  /// -L in stride only where there is no VBMI: with it, the hot cells
+  /// classify as fast as the stride's looks on every script, faster on
+  /// most.
+  static constexpr bool width = !Isa::has_permute64;
+  /// GNU 9.1's words without -m by lead_run over any bytes, where there is
+  /// no VBMI: with it, valid text goes faster in the UTF-8 loop's stride
+  /// with the hot cells for its busy blocks, and blocks that fail the
+  /// validator are judged by their leads there too.
+  static constexpr bool lead_run_first = !Isa::has_permute64;
+};
+
+}  // namespace fastwc::count::kernels
