@@ -280,8 +280,10 @@ def script_goals(b):
         goals.append(_goal(
             f"`fast{mode}` vs `fastwc -l`, every per-script corpus (worst shown), LC_ALL=C.UTF-8", target,
             worst[0] if worst else None, ", ".join(f"{n} {r:.2f}" for r, n in sorted(ratios)),
-            "counting, on both CPUs (user time): bench/micro/RESULTS.md has each corpus's kernel speed and what "
-            "limits it (emoji and mixed scripts: the table's gathers)." if label != "-m" else SHARED_CPUS,
+            "counting, on both CPUs (user time): the kernel's work on characters whose lead byte does not settle "
+            "them (with VBMI the hot cells' permutes and the looks at mixed cells; without it, for emoji and "
+            "mixed scripts, the table's gathers); bench/micro/RESULTS.md has each corpus's kernel speed per ISA."
+            if label != "-m" else SHARED_CPUS,
             "no per-script rows (--only without scripts)"))
     return goals
 
