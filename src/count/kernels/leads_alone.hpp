@@ -65,6 +65,34 @@ struct LeadsAlone : Blocks<A> {
     return pos;
   }
 
+  /// From the block at p + pos, which failed the validator, and each block
+  /// after it that fails too (a block that passes starts at a unit
+  /// boundary), 64 bytes a step, judged by lead_block<Words, Width> (so
+  /// binary data goes as lead_run goes); returns where it stopped, which
+  /// may be inside a character counted already or among stray
+  /// continuation bytes. kernel_driver.hpp's UTF-8 loop calls it; out of
+  /// line, so that its own loop stays as it was (a loop inline there
+  /// slowed VBMI's -L on valid text 0.82-0.93x).
+  template <bool Words, bool Width>
+  [[gnu::noinline]] static std::size_t failed_run(const UnitClasses &classes,
+                                                  const typename Validation::Validator &check,
+                                                  const Tables &t, CellCache &cache,
+                                                  const std::uint8_t *p, std::size_t pos,
+                                                  std::size_t n, UnitAccumulator &result) noexcept {
+    const typename Validation::Validator validator = check;  // in registers
+    const Tables lookup = t;
+    UnitAccumulator acc = result;
+    std::uint64_t lines = 0;
+    do {
+      lines += lead_block<Words, Width>(classes, validator, lookup, cache, p + pos, acc);
+      pos += 64;
+    } while (pos + simd_block_with_lookahead <= n &&
+             !Validation::valid_utf8(validator, load(p + pos)));
+    acc.summary.lines += lines;
+    result = acc;
+    return pos;
+  }
+
   /// One block at q (q[64..66] readable, any bytes): adds what the
   /// characters whose leads it holds do to the words (lead_run's plan) or
   /// to -L (Plan::utf8_lead_width) to acc; returns its newlines. A lead
@@ -74,10 +102,8 @@ struct LeadsAlone : Blocks<A> {
   /// at a time, glibc's 5- and 6-byte forms and values above U+10FFFF, or
   /// RFC 3629's errors) is no width in any GNU version (wc.c adds wcwidth
   /// only for printable characters) and, under 9.1, transparent to words;
-  /// no decoder takes a lead byte into another unit. Also kernel_driver.hpp's
-  /// way with blocks that fail the validator where lead_run is not the
-  /// plan's loop. The tables are those of words alone (their marked leads:
-  /// start_lead's) or -L alone (the wide ones).
+  /// no decoder takes a lead byte into another unit. Also failed_run's. The tables are those of
+  /// words alone (their marked leads: start_lead's) or -L alone (the wide ones).
   template <bool Words, bool Width>
   [[gnu::always_inline]] static std::uint64_t lead_block(
       const UnitClasses &classes, const typename Validation::Validator &validator,
