@@ -200,9 +200,6 @@ struct SimdKernel : Blocks<A> {
   }
 
   using Policy = StridePolicy<A>;
-  static constexpr std::size_t stride_pause = Policy::pause;
-  static constexpr bool width_in_stride = Policy::width;
-  static constexpr bool lead_run_first = Policy::lead_run_first;
 
   template <bool Rule95, bool Words, bool Width>
   static BodyResult utf8_plan(const Request &request, const std::uint8_t *p,
@@ -223,13 +220,13 @@ struct SimdKernel : Blocks<A> {
     // plans that count words another way. The plans that count words
     // alone or -L alone, without characters, judge the leads of blocks
     // that fail the validator alone (leads_alone.hpp), with the same tables.
-    const bool lead_plan = (request.plan == Plan::utf8_lead_words && !lead_run_first) ||
+    const bool lead_plan = (request.plan == Plan::utf8_lead_words && !Policy::lead_run_first) ||
                            request.plan == Plan::utf8_lead_width;
     typename Stride::Tables stride{};
     typename Stride::SettledCells stride_settled;
     typename Stride::CellCache stride_cells;
     if constexpr (Isa::has_shuffle && (Words || Width)) {
-      const bool in_stride = !Width || width_in_stride;
+      const bool in_stride = !Width || Policy::width_in_stride;
       const bool by_cell = lead_plan || (in_stride && (request.plan == Plan::utf8_words ||
                                                        request.plan == Plan::utf8_width ||
                                                        request.plan == Plan::utf8_words_width));
@@ -259,13 +256,13 @@ struct SimdKernel : Blocks<A> {
         if (Validation::valid_utf8(check, b)) {
           std::size_t end = pos;
           if constexpr (!Words && !Width) end = CharsInStride<A>::run(check, p, pos, n, acc);
-          if constexpr ((Words || Width) && (!Width || width_in_stride)) {
+          if constexpr ((Words || Width) && (!Width || Policy::width_in_stride)) {
             if (stride.census != nullptr && pos >= stride_from) {
               const typename Stride::RunEnd e =
                   Stride::template run<Rule95, Words, Width, Policy::template busy<Rule95>>(
                       *request.classes, check, stride, stride_cells, p, pos, n, acc);
               end = e.pos;
-              if (e.busy) stride_from = end + stride_pause;
+              if (e.busy) stride_from = end + Policy::pause;
             }
           }
           if (end != pos) {
@@ -429,7 +426,8 @@ struct SimdKernel : Blocks<A> {
   static BodyResult lead_words_plan(const Request &request, const std::uint8_t *p,
                                     std::size_t n) noexcept {
     const CellCensus *census = nullptr;
-    if constexpr (Isa::has_shuffle && lead_run_first) census = request.classes->cell_census(n);
+    if constexpr (Isa::has_shuffle && Policy::lead_run_first)
+      census = request.classes->cell_census(n);
     if (census == nullptr) {
       BodyResult out = utf8_plan<false, true, false>(request, p, n);
       out.acc.summary.chars = 0;

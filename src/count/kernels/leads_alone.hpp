@@ -45,36 +45,37 @@ struct LeadsAlone : Blocks<A> {
   /// not printable), as are the continuation bytes of a character whose
   /// lead carries its class, so nothing needs validating but each lead:
   /// followed by as many continuation bytes as it announces, and not one of
-  /// start_errors' pairs (the marked leads of the Tables of words alone). No decoder takes a lead
-  /// byte into another unit, so each lead is judged alone. The stop may be inside a character or
-  /// among stray continuation bytes, all of them transparent.
-  [[gnu::noinline]] static std::size_t lead_run(const UnitClasses &classes,
-                                                const typename Validation::Validator &check,
-                                                const Tables &t, CellCache &cache,
-                                                const std::uint8_t *p, std::size_t n,
-                                                UnitAccumulator &result) noexcept {
-    const typename Validation::Validator validator = check;  // in registers
-    const Tables lookup = t;
-    UnitAccumulator acc = result;
-    std::uint64_t lines = 0;
-    std::size_t pos = 0;
-    for (; pos + simd_block_with_lookahead <= n; pos += 64)
-      lines += lead_block<true, false>(classes, validator, lookup, cache, p + pos, acc);
-    acc.summary.lines += lines;
-    result = acc;
-    return pos;
+  /// start_errors' pairs (the marked leads of the Tables of words alone).
+  /// No decoder takes a lead byte into another unit, so each lead is judged
+  /// alone. The stop may be inside a character or among stray continuation
+  /// bytes, all of them transparent.
+  static std::size_t lead_run(const UnitClasses &classes,
+                              const typename Validation::Validator &check, const Tables &t,
+                              CellCache &cache, const std::uint8_t *p, std::size_t n,
+                              UnitAccumulator &result) noexcept {
+    return judged_run<true, false, false>(classes, check, t, cache, p, 0, n, result);
   }
 
   /// From the block at p + pos, which failed the validator, and each block
   /// after it that fails too (a block that passes starts at a unit
-  /// boundary), 64 bytes a step, judged by lead_block<Words, Width> (so
-  /// binary data goes as lead_run goes); returns where it stopped, which
-  /// may be inside a character counted already or among stray
-  /// continuation bytes. kernel_driver.hpp's UTF-8 loop calls it; out of
-  /// line, so that its own loop stays as it was (a loop inline there
-  /// slowed VBMI's -L on valid text 0.82-0.93x).
+  /// boundary), judged as lead_run judges them; returns where it stopped,
+  /// which may be inside a character counted already or among stray
+  /// continuation bytes. kernel_driver.hpp's UTF-8 loop calls it.
   template <bool Words, bool Width>
-  [[gnu::noinline]] static std::size_t failed_run(const UnitClasses &classes,
+  static std::size_t failed_run(const UnitClasses &classes,
+                                const typename Validation::Validator &check, const Tables &t,
+                                CellCache &cache, const std::uint8_t *p, std::size_t pos,
+                                std::size_t n, UnitAccumulator &result) noexcept {
+    return judged_run<Words, Width, true>(classes, check, t, cache, p, pos, n, result);
+  }
+
+  /// Blocks from p + pos, 64 bytes a step, judged by lead_block<Words, Width>, until fewer than
+  /// simd_block_with_lookahead bytes remain or, with UntilValid, a block
+  /// passes the validator; returns where it stopped. Out of line: the same
+  /// loop inline in kernel_driver.hpp's UTF-8 loop slowed VBMI's -L on
+  /// valid text 0.82-0.93x.
+  template <bool Words, bool Width, bool UntilValid>
+  [[gnu::noinline]] static std::size_t judged_run(const UnitClasses &classes,
                                                   const typename Validation::Validator &check,
                                                   const Tables &t, CellCache &cache,
                                                   const std::uint8_t *p, std::size_t pos,
@@ -83,11 +84,15 @@ struct LeadsAlone : Blocks<A> {
     const Tables lookup = t;
     UnitAccumulator acc = result;
     std::uint64_t lines = 0;
-    do {
+    while (pos + simd_block_with_lookahead <= n) {
       lines += lead_block<Words, Width>(classes, validator, lookup, cache, p + pos, acc);
       pos += 64;
-    } while (pos + simd_block_with_lookahead <= n &&
-             !Validation::valid_utf8(validator, load(p + pos)));
+      if constexpr (UntilValid) {
+        if (pos + simd_block_with_lookahead <= n &&
+            Validation::valid_utf8(validator, load(p + pos)))
+          break;
+      }
+    }
     acc.summary.lines += lines;
     result = acc;
     return pos;
@@ -102,8 +107,9 @@ struct LeadsAlone : Blocks<A> {
   /// at a time, glibc's 5- and 6-byte forms and values above U+10FFFF, or
   /// RFC 3629's errors) is no width in any GNU version (wc.c adds wcwidth
   /// only for printable characters) and, under 9.1, transparent to words;
-  /// no decoder takes a lead byte into another unit. Also failed_run's. The tables are those of
-  /// words alone (their marked leads: start_lead's) or -L alone (the wide ones).
+  /// no decoder takes a lead byte into another unit. The tables are those
+  /// of words alone (their marked leads: start_lead's) or -L alone (the
+  /// wide ones).
   template <bool Words, bool Width>
   [[gnu::always_inline]] static std::uint64_t lead_block(
       const UnitClasses &classes, const typename Validation::Validator &validator,

@@ -36,7 +36,7 @@ struct StridePolicy {
   /// -L in stride only where there is no VBMI: with it, the hot cells
   /// classify as fast as the stride's looks on every script, faster on
   /// most.
-  static constexpr bool width = !Isa::has_permute64;
+  static constexpr bool width_in_stride = !Isa::has_permute64;
   /// GNU 9.1's words without -m by lead_run over any bytes, where there is
   /// no VBMI: with it, valid text goes faster in the UTF-8 loop's stride
   /// with the hot cells for its busy blocks, and blocks that fail the
