@@ -377,7 +377,7 @@ struct CellsInStride : Blocks<A> {
   };
 
   /// From a block at a unit boundary that passed the validator: while the
-  /// block after it passes too (valid_utf8_after), every character that
+  /// block after it passes too (valid_utf8_at), every character that
   /// starts in it is valid, those its end cuts included, so it is counted
   /// whole at its lead. Stops before a block whose successor fails or that
   /// would pass the chunk's lookahead, at a block of plain ASCII
@@ -399,7 +399,7 @@ struct CellsInStride : Blocks<A> {
     Block cur = load(p + pos);
     while (pos + 128 + 5 <= n) {
       const Block next = load(p + pos + 64);
-      if (!Validation::valid_utf8_after(validator, next, cur.v[Base::lanes - 1])) break;
+      if (!Validation::valid_utf8_at(validator, next, p + pos + 64)) break;
       const std::uint64_t high = sign_bits(cur);
       const std::uint64_t cont = bits(cur, [](B v) { return Isa::continuation(v); });
       const std::uint64_t leads = high & ~cont;

@@ -25,7 +25,7 @@ struct CharsInStride : Blocks<A> {
   using Validation = Utf8Validation<A>;
 
   /// -m in stride, from a block at a unit boundary that passed the
-  /// validator: while the block after it passes too (valid_utf8_after),
+  /// validator: while the block after it passes too (valid_utf8_at),
   /// every character that starts in it is valid, those its end cuts
   /// included, so it is counted whole (a character, at its lead) and the
   /// next one starts 64 bytes on, whatever characters cross between them.
@@ -67,7 +67,7 @@ struct CharsInStride : Blocks<A> {
         since_sum = 0;
       }
       const Block next = load(p + pos + 64);
-      if (!Validation::valid_utf8_after(tables, next, cur.v[Base::lanes - 1])) break;
+      if (!Validation::valid_utf8_at(tables, next, p + pos + 64)) break;
       for (std::size_t i = 0; i < Base::lanes; ++i) {
         newline_counts[i] = Isa::count_into(newline_counts[i], cur.v[i] == B('\n'));
         cont_counts[i] = Isa::count_into(cont_counts[i], Isa::continuation(cur.v[i]));

@@ -149,18 +149,40 @@ struct Utf8Validation : Blocks<A> {
     B prev = before;
     for (std::size_t i = 0; i < lanes; ++i) {
       const B cur = b.v[i];
-      const B prev1 = Isa::template shift_in<1>(cur, prev);
-      const B prev2 = Isa::template shift_in<2>(cur, prev);
-      const B prev3 = Isa::template shift_in<3>(cur, prev);
-      const B special = by_high_nibble(t.prev_high, prev1) & by_low_nibble(t.prev_low, prev1) &
-                        by_high_nibble(t.cur_high, cur);
-      // Third and fourth bytes of 3- and 4-byte sequences must be
-      // continuations, which is when two_conts (0x80) is expected.
-      const B must23 = Isa::subs(prev2, B(0xE0 - 0x80)) | Isa::subs(prev3, B(0xF0 - 0x80));
-      error = error | (special ^ (must23 & B(0x80)));
+      error = error | errors(t, cur, Isa::template shift_in<1>(cur, prev),
+                             Isa::template shift_in<2>(cur, prev),
+                             Isa::template shift_in<3>(cur, prev));
       prev = cur;
     }
     return Isa::bits(error != B(0)) == 0;
+  }
+
+  /// valid_utf8_after for the block b at q, which follows the block that
+  /// passed in memory: the bytes one, two and three back are loaded, where
+  /// shifting them in from the vectors takes byte shuffles, which compete
+  /// with the lookups for one execution port on x86 (loads have ports of
+  /// their own). For the strides over valid text.
+  static bool valid_utf8_at(const Validator &t, const Block &b, const std::uint8_t *q) noexcept {
+    B error(0);
+    for (std::size_t i = 0; i < lanes; ++i) {
+      const std::uint8_t *const at = q + i * width;
+      error = error | errors(t, b.v[i], B::load_unaligned(at - 1), B::load_unaligned(at - 2),
+                             B::load_unaligned(at - 3));
+    }
+    return Isa::bits(error != B(0)) == 0;
+  }
+
+ private:
+  /// The error bits of the bytes cur, the bytes one, two and three before
+  /// each being prev1, prev2, prev3.
+  [[gnu::always_inline]] static B errors(const Validator &t, B cur, B prev1, B prev2,
+                                         B prev3) noexcept {
+    const B special = by_high_nibble(t.prev_high, prev1) & by_low_nibble(t.prev_low, prev1) &
+                      by_high_nibble(t.cur_high, cur);
+    // Third and fourth bytes of 3- and 4-byte sequences must be
+    // continuations, which is when two_conts (0x80) is expected.
+    const B must23 = Isa::subs(prev2, B(0xE0 - 0x80)) | Isa::subs(prev3, B(0xF0 - 0x80));
+    return special ^ (must23 & B(0x80));
   }
 };
 
