@@ -399,7 +399,7 @@ struct CellsInStride : Blocks<A> {
     Block cur = load(p + pos);
     while (pos + 128 + 5 <= n) {
       const Block next = load(p + pos + 64);
-      if (!Validation::valid_utf8_at(validator, next, p + pos + 64)) break;
+      if (!Validation::valid_utf8_at(validator, next, cur.v[Base::lanes - 1], p + pos + 64)) break;
       const std::uint64_t high = sign_bits(cur);
       const std::uint64_t cont = bits(cur, [](B v) { return Isa::continuation(v); });
       const std::uint64_t leads = high & ~cont;

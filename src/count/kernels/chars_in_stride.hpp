@@ -67,7 +67,7 @@ struct CharsInStride : Blocks<A> {
         since_sum = 0;
       }
       const Block next = load(p + pos + 64);
-      if (!Validation::valid_utf8_at(tables, next, p + pos + 64)) break;
+      if (!Validation::valid_utf8_at(tables, next, cur.v[Base::lanes - 1], p + pos + 64)) break;
       for (std::size_t i = 0; i < Base::lanes; ++i) {
         newline_counts[i] = Isa::count_into(newline_counts[i], cur.v[i] == B('\n'));
         cont_counts[i] = Isa::count_into(cont_counts[i], Isa::continuation(cur.v[i]));

@@ -158,11 +158,15 @@ struct Utf8Validation : Blocks<A> {
   }
 
   /// valid_utf8_after for the block b at q, which follows the block that
-  /// passed in memory: the bytes one, two and three back are loaded, where
-  /// shifting them in from the vectors takes byte shuffles, which compete
-  /// with the lookups for one execution port on x86 (loads have ports of
-  /// their own). For the strides over valid text.
-  static bool valid_utf8_at(const Validator &t, const Block &b, const std::uint8_t *q) noexcept {
+  /// passed in memory, whose last vector is `before`. With AVX-512 the
+  /// bytes one, two and three back are loaded: shifting them in from the
+  /// vectors takes four byte shuffles on the one port that every permute,
+  /// compare and test also needs there (-m 1.03x). With narrower vectors,
+  /// which have a third port for them, the loads cost more than the
+  /// shuffles (AVX2 -m 0.9x): shifted in, as valid_utf8_after.
+  static bool valid_utf8_at(const Validator &t, const Block &b, B before,
+                            const std::uint8_t *q) noexcept {
+    if constexpr (!Isa::has_mask_registers) return valid_utf8_after(t, b, before);
     B error(0);
     for (std::size_t i = 0; i < lanes; ++i) {
       const std::uint8_t *const at = q + i * width;
