@@ -189,6 +189,47 @@ TEST_CASE("words in stride: more cells than the cache, and than a block's rounds
   CHECK(comparisons > before);
 }
 
+TEST_CASE("words in stride: cells met again after their slots went to others") {
+  // With VBMI the stride keeps the three-byte cells it meets in 29 slots,
+  // for the cells of four leads, taken in turn (classify_three_byte.hpp):
+  // text that goes through more cells than that, again and again, meets
+  // cells whose slots went to others; a fifth lead after four looks where
+  // no cell may be, whatever cell the fourth lead's last one (EF BF) is.
+  if (simd_kernels().empty()) return;
+  const std::vector<Case> cases = cell_census_cases();
+  const UnitClasses &classes = cell_census_classes(WordRule::printable_constituents, true);
+  std::vector<char32_t> cells;  // first code points of cells that need a look
+  for (const char32_t first : {0x1000u, 0x2000u, 0x3000u})
+    for (char32_t c = first; c < first + 0x1000; c += 64) {
+      const CellMasks w = classes.cell_masks(c >> 6);
+      if ((w.separators | w.transparent) != 0) cells.push_back(c);
+    }
+  REQUIRE(cells.size() > 40);
+  cells.push_back(0xFFC0);  // lead EF, second byte BF: the fourth lead's
+  cells.push_back(0x0900);  // lead E0 (Devanagari), a fifth lead
+  cells.push_back(0x0940);
+  const std::uint64_t before = comparisons;
+  std::string s;
+  // Each cell's characters, then more ASCII than the stride rests after a
+  // block it leaves to the other classifiers (StridePolicy::pause), so
+  // that the stride meets every cell.
+  const std::string ascii = [] {
+    std::string a;
+    while (a.size() < 2200) a += "ww ";
+    return a;
+  }();
+  for (int round = 0; round < 3; ++round)
+    for (const char32_t first : cells) {
+      for (char32_t k = 0; k < 64; ++k) {
+        append_utf8(s, first + k);
+        if (k % 5 == 0) s += ' ';
+      }
+      s += ascii;
+    }
+  check_exact(s, cases);
+  CHECK(comparisons > before);
+}
+
 TEST_CASE("leads alone: every lead with second bytes and endings around a block's end") {
   if (simd_kernels().empty()) return;  // nothing to compare with the scalar kernel
   // GNU 9.1's words and -L, without -m: blocks judged by their leads.

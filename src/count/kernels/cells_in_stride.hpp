@@ -19,6 +19,10 @@
 // census settles the cell of their second byte (plane 1's emoji by their
 // third), and the rest a cell at a time (the cell's masks, cached, looked
 // up by the last byte); past max_rounds, one by one (classify_multibyte).
+// With VBMI, before those looks: every two-byte character by the bit maps
+// of its lead's cell (classify_two_byte.hpp), and three-byte characters of
+// the cells met before by their slots (classify_three_byte.hpp: the looks
+// give the cells they meet slots), all of a block's at once.
 // What "settled" means is the plan's: constituents alone for words, one
 // width alone for -L, both for both (Tables).
 #pragma once
@@ -30,6 +34,8 @@
 #include "count/kernels/blocks.hpp"
 #include "count/kernels/c_byte_classes.hpp"
 #include "count/kernels/classify_by_cell.hpp"
+#include "count/kernels/classify_three_byte.hpp"
+#include "count/kernels/classify_two_byte.hpp"
 #include "count/kernels/kernel.hpp"
 #include "count/kernels/utf8_validation.hpp"
 #include "count/summary_ops.hpp"
@@ -52,6 +58,8 @@ struct CellsInStride : Blocks<A> {
   using Validation = Utf8Validation<A>;
   using Classes = CByteClasses<A>;
   using Acc = Accumulate<A>;
+  using TwoByte = TwoByteClassifier<A>;
+  using ThreeByte = ThreeByteClassifier<A>;
 
   /// Lookups a block before the rest of its characters go one by one
   /// (a lead, or a cell, a round).
@@ -65,11 +73,13 @@ struct CellsInStride : Blocks<A> {
   /// the cell of second byte 0x80 + s of lead 0xE0 + h; plane1's bit t,
   /// the cell F0 9F (0x80 + t). The wide sets: those of them whose
   /// characters are two columns wide (plans with -L; the others are one).
+  /// With VBMI, every two-byte cell too, as bit maps (classify_two_byte.hpp).
   struct SettledCells {
     std::uint64_t three_byte[16];
     std::uint64_t three_byte_wide[16];
     std::uint64_t plane1;
     std::uint64_t plane1_wide;
+    typename TwoByte::Maps two_byte;
   };
 
   struct Tables {
@@ -106,6 +116,7 @@ struct CellsInStride : Blocks<A> {
     cells.plane1 = (words ? census.plane1_constituent_cells : all) &
                    (width ? census.plane1_narrow_cells | census.plane1_wide_cells : all);
     cells.plane1_wide = width ? cells.plane1 & census.plane1_wide_cells : 0;
+    if constexpr (Isa::has_permute64) cells.two_byte = TwoByte::maps(census);
     std::uint8_t low[16] = {};
     for (unsigned lead = 0xC0; lead <= 0xFF; ++lead) {
       const unsigned row = (lead >> 4) - 0xC;
@@ -122,14 +133,17 @@ struct CellsInStride : Blocks<A> {
   }
 
   /// The cells a kernel call has used lately, direct-mapped.
+  /// With VBMI, the three-byte cells met, in slots (classify_three_byte.hpp).
   struct CellCache {
     static constexpr unsigned size = 64;
     std::uint32_t key[size];
     CellMasks cell[size];
+    typename ThreeByte::Slots slots;
   };
 
   static void clear(CellCache &cache) noexcept {
     for (std::uint32_t &k : cache.key) k = ~std::uint32_t{0};
+    if constexpr (Isa::has_permute64) ThreeByte::clear(cache.slots);
   }
 
   [[gnu::always_inline]] static const CellMasks &cached(const UnitClasses &classes,
@@ -338,6 +352,13 @@ struct CellsInStride : Blocks<A> {
       } else if (lead < 0xF0) {
         const std::uint64_t rest = same & ~settle<Width>(*t.cells, lead, same, second, q, f);
         pending &= ~same | rest;
+        if constexpr (Isa::has_permute64 && busy != Busy::never) {
+          // Their cells in slots for the stride's blocks after, where there
+          // is room.
+          if (rest != 0 || cache.slots.rows_used < ThreeByte::rows)
+            ThreeByte::install(classes, t.cells->three_byte, t.cells->three_byte_wide, cache.slots,
+                               q, same);
+        }
         if constexpr (busy == Busy::at_cells) {
           if (rest != 0) return false;
         }
@@ -410,6 +431,37 @@ struct CellsInStride : Blocks<A> {
         const LeadSets sets = lead_sets(lookup, cur);
         pending = leads & sets.unsettled;
         if constexpr (Width) settled_wide = leads & sets.marked;
+        if constexpr (Isa::has_permute64) {
+          if (pending != 0) {
+            // Two-byte characters all at once, whatever leads they mix,
+            // then three-byte ones of cells met before (in slots). Leads
+            // told apart by bits 5 and 4 (C0..DF, E0..EF), moved to the
+            // sign bit: compares would take the port the maps need.
+            const std::uint64_t two =
+                pending & ~Isa::sign_bits(Isa::template shift_left_words<2>(cur.v[0]));
+            if (two != 0) {
+              const CellMasks c = TwoByte::template classify<Words, Width>(
+                  lookup.cells->two_byte, cur, load(p + pos + 1), two);
+              f.sep |= c.separators;
+              f.trans |= c.transparent;
+              f.narrow |= c.narrow;
+              f.wide |= c.wide;
+              pending &= ~two;
+            }
+            const std::uint64_t three =
+                pending & ~Isa::sign_bits(Isa::template shift_left_words<3>(cur.v[0]));
+            if (three != 0) {
+              std::uint64_t hot = 0;
+              const CellMasks c = ThreeByte::template classify<Words, Width>(
+                  cache.slots, cur, load(p + pos + 1), load(p + pos + 2), three, hot);
+              f.sep |= c.separators;
+              f.trans |= c.transparent;
+              f.narrow |= c.narrow;
+              f.wide |= c.wide;
+              pending &= ~hot;
+            }
+          }
+        }
         if (pending != 0 &&
             !classify_leads<Words, Width, busy>(classes, lookup, cache, p + pos, cur, pending, f)) {
           stopped_busy = true;

@@ -57,12 +57,19 @@ concept ShufflePrimitives = requires(typename Ops::batch v) {
 
 /// has_permute64 (AVX-512 VBMI): one lookup in a 64-byte table.
 ///   permute64(table, index)   byte i = table[index[i] & 63], like vpermb
+///   permute256(t, index)      byte i = byte index[i] of the 256 bytes
+///                             t[0..3], by two vpermi2b and a blend on the
+///                             index's sign bit (vpmovb2m: not the port
+///                             every permute and compare needs)
+///   shift_left_words<K>(v)    each 16-bit word << K
 ///   shift_right_words<K>(v)   each 16-bit word >> K: byte i's bits K..7
 ///                             low, the next byte's low bits above them
 ///                             (which permute64 does not read when K >= 2)
 template <class Ops>
-concept PermutePrimitives = requires(typename Ops::batch v) {
+concept PermutePrimitives = requires(typename Ops::batch v, const typename Ops::batch (&t)[4]) {
   { Ops::permute64(v, v) } -> std::same_as<typename Ops::batch>;
+  { Ops::permute256(t, v) } -> std::same_as<typename Ops::batch>;
+  { Ops::template shift_left_words<3>(v) } -> std::same_as<typename Ops::batch>;
   { Ops::template shift_right_words<2>(v) } -> std::same_as<typename Ops::batch>;
 };
 

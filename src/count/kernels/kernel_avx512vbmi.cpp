@@ -30,6 +30,15 @@ struct IsaOps<avx512vbmi> : Avx512Primitives<avx512vbmi> {
     // and trips -Wmaybe-uninitialized.
     return batch(_mm512_maskz_permutexvar_epi8(~__mmask64{0}, index, table));
   }
+  static batch permute256(const batch (&t)[4], batch index) noexcept {
+    const __m512i low = _mm512_permutex2var_epi8(t[0], index, t[1]);
+    const __m512i high = _mm512_permutex2var_epi8(t[2], index, t[3]);
+    return batch(_mm512_mask_blend_epi8(_mm512_movepi8_mask(index), low, high));
+  }
+  template <int K>
+  static batch shift_left_words(batch v) noexcept {
+    return batch(_mm512_slli_epi16(v, K));
+  }
   template <int K>
   static batch shift_right_words(batch v) noexcept {
     return batch(_mm512_srli_epi16(v, K));

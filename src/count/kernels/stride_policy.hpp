@@ -23,11 +23,12 @@ struct StridePolicy {
   /// before the stride is tried again: busy blocks come in runs (text that
   /// mixes scripts or emoji), and each try costs a call. With VBMI, GNU
   /// 9.1's words gain most by leaving every block that needs a cell to the
-  /// hot cells (Chinese 1.75x), but under 9.5's rule that cost emoji 0.6x,
-  /// so there only blocks past the stride's inline looks go; with gathers
-  /// alone (AVX2, AVX-512BW) those go (-mw 1.3-1.6x); without gathers
-  /// (SSSE3) the stride keeps them (emoji -mw 0.7x otherwise). Pauses from
-  /// 256 to 8192 bytes measured alike.
+  /// hot cells (Chinese 1.75x; now a cell that the stride's three-byte
+  /// slots do not hold yet, and the try gives it one), but under 9.5's
+  /// rule that cost emoji 0.6x, so there only blocks past the stride's
+  /// inline looks go; with gathers alone (AVX2, AVX-512BW) those go (-mw
+  /// 1.3-1.6x); without gathers (SSSE3) the stride keeps them (emoji -mw
+  /// 0.7x otherwise). Pauses from 256 to 8192 bytes measured alike.
   template <bool Rule95>
   static constexpr auto busy = Isa::has_permute64 && !Rule95 ? Stride::Busy::at_cells
                                : Isa::has_gather             ? Stride::Busy::at_classify

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The classifier of three-byte characters (U+0800..U+FFFF) for ISAs with
+// 64-byte permutes (VBMI), all of a block's at once whatever cells they
+// mix, for the cells a kernel call has met: the cells of up to four lead
+// bytes get rows (a slot table of 256 bytes, four vectors, looked up by
+// row and second byte with two two-vector permutes, as the bit maps are),
+// and a cell's characters are classified by its slot in bit maps of 32
+// cells (cell_bit_maps.hpp). A cell the census settles for the plan
+// (cells_in_stride.hpp's SettledCells) shares one of two slots (one column
+// wide or constituent alone, two columns wide); the others take the 29
+// slots left in turn as they are met (install). Text keeps to a few
+// leads and cells: general punctuation and currency (E2 80..82), CJK
+// punctuation and kana (E3 80..83), full-width forms (EF BC..BF).
+#pragma once
+
+#include <cstdint>
+
+#include "count/cell_census.hpp"
+#include "count/kernels/blocks.hpp"
+#include "count/kernels/cell_bit_maps.hpp"
+// Only UnitClasses::cell_masks, out of line, is called here.
+#include "count/unit_classes.hpp"
+
+namespace fastwc::count::kernels {
+
+template <class A>
+struct ThreeByteClassifier : Blocks<A> {
+  using Base = Blocks<A>;
+  using typename Base::B;
+  using typename Base::Block;
+  using typename Base::Isa;
+  using Bits = CellBitMaps<A>;
+
+  static constexpr unsigned rows = 4;
+  static constexpr std::uint8_t no_row = 0xFF;
+  /// Slot 0: no cell; 1, 2: the settled cells, one column wide and two.
+  static constexpr unsigned slot_narrow = 1;
+  static constexpr unsigned slot_wide = 2;
+  static constexpr unsigned first_free = 3;
+  static constexpr std::uint16_t no_owner = 0xFFFF;
+
+  struct Slots {
+    typename Bits::Maps cells;
+    B lead_row;  ///< by a lead's low six bits: row << 6, or no_row
+    /// Byte (row << 6) | (second byte & 0x3F): the cell's slot << 3, or 0.
+    /// Byte 255 stays 0: there a lead without a row looks.
+    B slot[4];
+    std::uint16_t owner[32];  ///< a free slot's byte of `slot`, or no_owner
+    unsigned rows_used;
+    unsigned next;  ///< the free slot to take next
+  };
+
+  static void clear(Slots &s) noexcept {
+    Bits::clear(s.cells);
+    for (std::uint16_t &o : s.owner) o = no_owner;
+    constexpr std::uint64_t all = ~std::uint64_t{0};
+    Bits::set_cell(s.cells, slot_narrow, {0, 0, all, 0});
+    Bits::set_cell(s.cells, slot_wide, {0, 0, 0, all});
+    s.lead_row = B(no_row);
+    for (B &part : s.slot) part = B(0);
+    s.rows_used = 0;
+    s.next = first_free;
+  }
+
+  /// The characters at the bits of `three` (complete three-byte sequences)
+  /// in the block cur, `second` and `third` the blocks one and two bytes
+  /// on, whose cells have slots, as CellMasks' bits at their leads; `hot`
+  /// gets their bits.
+  template <bool Words, bool Width>
+  [[gnu::always_inline]] static CellMasks classify(const Slots &s, const Block &cur,
+                                                   const Block &second, const Block &third,
+                                                   std::uint64_t three,
+                                                   std::uint64_t &hot) noexcept {
+    // A lead without a row looks at byte 255 (no_row | anything), which
+    // holds no slot.
+    const B index = Isa::permute64(s.lead_row, cur.v[0]) | (second.v[0] & B(0x3F));
+    const B slot = Isa::permute256(s.slot, index);
+    hot = three & Isa::bits(slot != B(0));
+    // Words: the settled cells' characters are constituents, with no look
+    // in the maps; widths: their slots say one column or two.
+    const std::uint64_t looked = Width ? hot : hot & Isa::bits(slot >= B(first_free << 3));
+    if (looked == 0) return {0, 0, 0, 0};
+    return Bits::template classify<Words, Width>(s.cells, Bits::place(s.cells, slot, third.v[0]),
+                                                 looked);
+  }
+
+  /// Gives slots to the cells of the characters at the bits of `three`
+  /// (complete three-byte sequences at q), and rows to their leads while
+  /// rows are left; `settled[h]` the cells of lead 0xE0 + h that the census
+  /// settles for the plan (bit s: second byte 0x80 + s), `settled_wide[h]`
+  /// those of them two columns wide. Out of line: a kernel call meets few
+  /// cells. A cell may take the slot of one met earlier in the same call.
+  [[gnu::noinline]] static void install(const UnitClasses &classes,
+                                        const std::uint64_t (&settled)[16],
+                                        const std::uint64_t (&settled_wide)[16], Slots &s,
+                                        const std::uint8_t *q, std::uint64_t three) noexcept {
+    std::uint8_t *const slot = reinterpret_cast<std::uint8_t *>(s.slot);
+    std::uint8_t *const lead_row = reinterpret_cast<std::uint8_t *>(&s.lead_row);
+    for (; three != 0; three &= three - 1) {
+      const unsigned i = static_cast<unsigned>(__builtin_ctzll(three));
+      const unsigned lead = q[i];
+      const unsigned second = q[i + 1] & 0x3Fu;
+      const unsigned h = lead & 0x0Fu;
+      unsigned row = lead_row[lead & 0x3Fu];
+      if (row == no_row) {
+        if (s.rows_used == rows) continue;
+        row = s.rows_used++ << 6;
+        lead_row[lead & 0x3Fu] = static_cast<std::uint8_t>(row);
+        for (unsigned k = 0; k < 64; ++k) {
+          const std::uint64_t bit = std::uint64_t{1} << k;
+          if ((settled[h] & bit) != 0 && (row | k) != 255)
+            slot[row | k] = static_cast<std::uint8_t>(
+                ((settled_wide[h] & bit) != 0 ? slot_wide : slot_narrow) << 3);
+        }
+      }
+      const unsigned at = row | second;
+      if (slot[at] != 0 || at == 255) continue;
+      const unsigned k = s.next;
+      s.next = k == 31 ? first_free : k + 1;
+      if (s.owner[k] != no_owner) slot[s.owner[k]] = 0;
+      s.owner[k] = static_cast<std::uint16_t>(at);
+      slot[at] = static_cast<std::uint8_t>(k << 3);
+      Bits::set_cell(s.cells, k, classes.cell_masks((h << 6) | second));
+    }
+  }
+};
+
+}  // namespace fastwc::count::kernels
