@@ -19,10 +19,9 @@
 // census settles the cell of their second byte (plane 1's emoji by their
 // third), and the rest a cell at a time (the cell's masks, cached, looked
 // up by the last byte); past max_rounds, one by one (classify_multibyte).
-// With VBMI, before those looks: every two-byte character by the bit maps
-// of its lead's cell (classify_two_byte.hpp), and three-byte characters of
-// the cells met before by their slots (classify_three_byte.hpp: the looks
-// give the cells they meet slots), all of a block's at once.
+// With VBMI, first: all two-byte characters by bit maps of their cells
+// (classify_two_byte.hpp), three-byte ones by the slots the looks gave
+// their cells (classify_three_byte.hpp).
 // What "settled" means is the plan's: constituents alone for words, one
 // width alone for -L, both for both (Tables).
 #pragma once
@@ -61,8 +60,7 @@ struct CellsInStride : Blocks<A> {
   using TwoByte = TwoByteClassifier<A>;
   using ThreeByte = ThreeByteClassifier<A>;
 
-  /// Lookups a block before the rest of its characters go one by one
-  /// (a lead, or a cell, a round).
+  /// Lookups (a lead or a cell each) a block before the rest go one by one.
   static constexpr unsigned max_rounds = 12;
   /// Lead-level looks in the loop itself, before classify is called.
   static constexpr unsigned inline_rounds = 2;
@@ -91,6 +89,8 @@ struct CellsInStride : Blocks<A> {
     /// no standard sequence (start_lead).
     B lead_low;
     B lead_high;
+    /// With VBMI, by a lead's low six bits: bit 0 unsettled, bit 1 marked.
+    B by_lead;
     const CellCensus *census;
     const SettledCells *cells;
   };
@@ -118,22 +118,23 @@ struct CellsInStride : Blocks<A> {
     cells.plane1_wide = width ? cells.plane1 & census.plane1_wide_cells : 0;
     if constexpr (Isa::has_permute64) cells.two_byte = TwoByte::maps(census);
     std::uint8_t low[16] = {};
+    alignas(64) std::uint8_t by_lead[64] = {};
     for (unsigned lead = 0xC0; lead <= 0xFF; ++lead) {
       const unsigned row = (lead >> 4) - 0xC;
       const std::uint64_t bit = std::uint64_t{1} << (lead - 0xC0);
-      unsigned set = 0;
-      if ((settled & bit) == 0) set |= 1u << row;
-      if (width ? (settled & census.wide_leads & bit) != 0 : start_lead(lead)) set |= 0x10u << row;
+      const bool unsettled = (settled & bit) == 0;
+      const bool marked = width ? (settled & census.wide_leads & bit) != 0 : start_lead(lead);
+      const unsigned set = (unsettled ? 1u << row : 0u) | (marked ? 0x10u << row : 0u);
       low[lead & 0x0F] = static_cast<std::uint8_t>(low[lead & 0x0F] | set);
+      by_lead[lead - 0xC0] = static_cast<std::uint8_t>((unsettled ? 1 : 0) | (marked ? 2 : 0));
     }
     return {Base::table(low[0], low[1], low[2], low[3], low[4], low[5], low[6], low[7], low[8],
                         low[9], low[10], low[11], low[12], low[13], low[14], low[15]),
-            Base::table(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x22, 0x44, 0x88), &census,
-            &cells};
+            Base::table(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x22, 0x44, 0x88),
+            B::load_aligned(by_lead), &census, &cells};
   }
 
-  /// The cells a kernel call has used lately, direct-mapped.
-  /// With VBMI, the three-byte cells met, in slots (classify_three_byte.hpp).
+  /// The cells a kernel call has used lately, direct-mapped; with VBMI, slots.
   struct CellCache {
     static constexpr unsigned size = 64;
     std::uint32_t key[size];
@@ -307,6 +308,10 @@ struct CellsInStride : Blocks<A> {
 
   static LeadSets lead_sets(const Tables &t, const Block &b) noexcept {
     LeadSets out{0, 0};
+    if constexpr (Isa::has_permute64) {
+      const B set = Isa::permute64(t.by_lead, b.v[0]);
+      return {Isa::bits((set & B(1)) != B(0)), Isa::bits((set & B(2)) != B(0))};
+    }
     for (std::size_t i = 0; i < Base::lanes; ++i) {
       const B v = b.v[i];
       const B set = Isa::lookup(t.lead_low, v & B(0x0F)) &
@@ -353,8 +358,7 @@ struct CellsInStride : Blocks<A> {
         const std::uint64_t rest = same & ~settle<Width>(*t.cells, lead, same, second, q, f);
         pending &= ~same | rest;
         if constexpr (Isa::has_permute64 && busy != Busy::never) {
-          // Their cells in slots for the stride's blocks after, where there
-          // is room.
+          // Slots for their cells, for the blocks after, where there is room.
           if (rest != 0 || cache.slots.rows_used < ThreeByte::rows)
             ThreeByte::install(classes, t.cells->three_byte, t.cells->three_byte_wide, cache.slots,
                                q, same);
@@ -433,10 +437,8 @@ struct CellsInStride : Blocks<A> {
         if constexpr (Width) settled_wide = leads & sets.marked;
         if constexpr (Isa::has_permute64) {
           if (pending != 0) {
-            // Two-byte characters all at once, whatever leads they mix,
-            // then three-byte ones of cells met before (in slots). Leads
-            // told apart by bits 5 and 4 (C0..DF, E0..EF), moved to the
-            // sign bit: compares would take the port the maps need.
+            // Two-byte leads (bit 5 clear) and three-byte ones (bit 4) by
+            // sign bits: compares would take the port the maps need.
             const std::uint64_t two =
                 pending & ~Isa::sign_bits(Isa::template shift_left_words<2>(cur.v[0]));
             if (two != 0) {
