@@ -56,6 +56,17 @@ struct Blocks {
     return m;
   }
 
+  /// The continuation bytes (10xxxxxx) of b, whose sign bits are `high`.
+  /// With VBMI (AVX-512), bit 6 by a word shift to the sign bit and a move
+  /// to a mask, not a compare: compares take the port that the permutes
+  /// need (bench/micro/RESULTS.md).
+  static std::uint64_t continuation_bits(const Block &b, std::uint64_t high) noexcept {
+    if constexpr (Isa::has_permute64 && lanes == 1)
+      return high & ~Isa::sign_bits(Isa::template shift_left_words<1>(b.v[0]));
+    else
+      return bits(b, [](B v) { return Isa::continuation(v); });
+  }
+
   static std::uint64_t popcount(std::uint64_t x) noexcept {
     return static_cast<std::uint64_t>(__builtin_popcountll(x));
   }

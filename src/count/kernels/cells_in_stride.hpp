@@ -426,7 +426,7 @@ struct CellsInStride : Blocks<A> {
       const Block next = load(p + pos + 64);
       if (!Validation::valid_utf8_at(validator, next, cur.v[Base::lanes - 1], p + pos + 64)) break;
       const std::uint64_t high = sign_bits(cur);
-      const std::uint64_t cont = bits(cur, [](B v) { return Isa::continuation(v); });
+      const std::uint64_t cont = Base::continuation_bits(cur, high);
       const std::uint64_t leads = high & ~cont;
       Found f{0, 0, 0, 0};
       std::uint64_t pending = 0;
