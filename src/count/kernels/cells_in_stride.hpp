@@ -167,6 +167,14 @@ struct CellsInStride : Blocks<A> {
     std::uint64_t trans;
     std::uint64_t narrow;
     std::uint64_t wide;
+
+    /// Adds what a classifier of characters found (CellMasks' bits).
+    void add(const CellMasks &c) noexcept {
+      sep |= c.separators;
+      trans |= c.transparent;
+      narrow |= c.narrow;
+      wide |= c.wide;
+    }
   };
 
   /// The characters at the bits of `at`, all of the cell `m`, by the bytes
@@ -307,11 +315,11 @@ struct CellsInStride : Blocks<A> {
   };
 
   static LeadSets lead_sets(const Tables &t, const Block &b) noexcept {
-    LeadSets out{0, 0};
     if constexpr (Isa::has_permute64) {
       const B set = Isa::permute64(t.by_lead, b.v[0]);
       return {Isa::bits((set & B(1)) != B(0)), Isa::bits((set & B(2)) != B(0))};
     }
+    LeadSets out{0, 0};
     for (std::size_t i = 0; i < Base::lanes; ++i) {
       const B v = b.v[i];
       const B set = Isa::lookup(t.lead_low, v & B(0x0F)) &
@@ -442,24 +450,16 @@ struct CellsInStride : Blocks<A> {
             const std::uint64_t two =
                 pending & ~Isa::sign_bits(Isa::template shift_left_words<2>(cur.v[0]));
             if (two != 0) {
-              const CellMasks c = TwoByte::template classify<Words, Width>(
-                  lookup.cells->two_byte, cur, load(p + pos + 1), two);
-              f.sep |= c.separators;
-              f.trans |= c.transparent;
-              f.narrow |= c.narrow;
-              f.wide |= c.wide;
+              f.add(TwoByte::template classify<Words, Width>(lookup.cells->two_byte, cur,
+                                                             load(p + pos + 1), two));
               pending &= ~two;
             }
             const std::uint64_t three =
                 pending & ~Isa::sign_bits(Isa::template shift_left_words<3>(cur.v[0]));
             if (three != 0) {
               std::uint64_t hot = 0;
-              const CellMasks c = ThreeByte::template classify<Words, Width>(
-                  cache.slots, cur, load(p + pos + 1), load(p + pos + 2), three, hot);
-              f.sep |= c.separators;
-              f.trans |= c.transparent;
-              f.narrow |= c.narrow;
-              f.wide |= c.wide;
+              f.add(ThreeByte::template classify<Words, Width>(cache.slots, cur, load(p + pos + 1),
+                                                               load(p + pos + 2), three, hot));
               pending &= ~hot;
             }
           }

@@ -166,14 +166,17 @@ struct Utf8Validation : Blocks<A> {
   /// shuffles (AVX2 -m 0.9x): shifted in, as valid_utf8_after.
   static bool valid_utf8_at(const Validator &t, const Block &b, B before,
                             const std::uint8_t *q) noexcept {
-    if constexpr (!Isa::has_mask_registers) return valid_utf8_after(t, b, before);
-    B error(0);
-    for (std::size_t i = 0; i < lanes; ++i) {
-      const std::uint8_t *const at = q + i * width;
-      error = error | errors(t, b.v[i], B::load_unaligned(at - 1), B::load_unaligned(at - 2),
-                             B::load_unaligned(at - 3));
+    if constexpr (!Isa::has_mask_registers) {
+      return valid_utf8_after(t, b, before);
+    } else {
+      B error(0);
+      for (std::size_t i = 0; i < lanes; ++i) {
+        const std::uint8_t *const at = q + i * width;
+        error = error | errors(t, b.v[i], B::load_unaligned(at - 1), B::load_unaligned(at - 2),
+                               B::load_unaligned(at - 3));
+      }
+      return Isa::bits(error != B(0)) == 0;
     }
-    return Isa::bits(error != B(0)) == 0;
   }
 
  private:
