@@ -190,7 +190,7 @@ TEST_CASE("words in stride: more cells than the cache, and than a block's rounds
 }
 
 TEST_CASE("words in stride: cells met again after their slots went to others") {
-  // With VBMI the stride keeps the three-byte cells it meets in 29 slots,
+  // With VBMI the stride keeps the three-byte cells it meets in 13 slots,
   // for the cells of four leads, taken in turn (classify_three_byte.hpp):
   // text that goes through more cells than that, again and again, meets
   // cells whose slots went to others; a fifth lead after four looks where

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Thirty-two cells (cell_census.hpp: 64 code points that share every byte
-// of their UTF-8 form but the last) held as bit maps, for ISAs with 64-byte
-// permutes (VBMI): each property is 256 bytes, four vectors, where cell
-// r's code point k is bit k & 7 of byte 8r + (k >> 3). A character's byte
-// there is looked up by its row (8r, from its leading bytes:
-// classify_two_byte.hpp, classify_three_byte.hpp) and its last byte with
-// two two-vector permutes, and tested against the bit of its last byte:
+// Sixteen or thirty-two cells (cell_census.hpp: 64 code points that share
+// every byte of their UTF-8 form but the last) held as bit maps, for ISAs
+// with 64-byte permutes (VBMI): each property is 128 or 256 bytes, two or
+// four vectors, where cell r's code point k is bit k & 7 of byte
+// 8r + (k >> 3). A character's byte there is looked up by its row (8r,
+// from its leading bytes: classify_two_byte.hpp, classify_three_byte.hpp)
+// and its last byte with one or two two-vector permutes (each two
+// operations on the bound port below: sixteen cells cost half as much),
+// and tested against the bit of its last byte:
 // all of a block's characters at once, whatever cells they mix, with no
 // branch and no loop on the cells. On x86 the permutes, byte compares and
 // tests all need one execution port, the one that bounds these kernels: a
@@ -21,17 +23,18 @@
 
 namespace fastwc::count::kernels {
 
-template <class A>
+template <class A, unsigned Cells>
 struct CellBitMaps : Blocks<A> {
+  static_assert(Cells == 16 || Cells == 32, "one or two two-vector permutes");
   using Base = Blocks<A>;
   using Base::lanes;
   using typename Base::B;
   using typename Base::Isa;
 
-  /// One property of 32 cells: byte 8r + j is byte (8r + j) % 64 of
+  /// One property of the cells: byte 8r + j is byte (8r + j) % 64 of
   /// part[(8r + j) / 64].
   struct BitMap {
-    B part[4];
+    B part[Cells / 8];
   };
 
   /// The properties CellMasks has, and `special`: separators or
@@ -85,7 +88,12 @@ struct CellBitMaps : Blocks<A> {
   /// The bits of `at` whose characters `map` holds.
   [[gnu::always_inline]] static std::uint64_t in(const BitMap &map, const Place &where,
                                                  std::uint64_t at) noexcept {
-    return at & Isa::bits((Isa::permute256(map.part, where.byte) & where.bit) != B(0));
+    B byte;
+    if constexpr (Cells == 16)
+      byte = Isa::permute128(map.part, where.byte);
+    else
+      byte = Isa::permute256(map.part, where.byte);
+    return at & Isa::bits((byte & where.bit) != B(0));
   }
 
   /// The characters at the bits of `at`, as CellMasks' bits: the

@@ -4,10 +4,10 @@
 // mix, for the cells a kernel call has met: the cells of up to four lead
 // bytes get rows (a slot table of 256 bytes, four vectors, looked up by
 // row and second byte with two two-vector permutes, as the bit maps are),
-// and a cell's characters are classified by its slot in bit maps of 32
+// and a cell's characters are classified by its slot in bit maps of 16
 // cells (cell_bit_maps.hpp). A cell the census settles for the plan
 // (cells_in_stride.hpp's SettledCells) shares one of two slots (one column
-// wide or constituent alone, two columns wide); the others take the 29
+// wide or constituent alone, two columns wide); the others take the 13
 // slots left in turn as they are met (install). Text keeps to a few
 // leads and cells: general punctuation and currency (E2 80..82), CJK
 // punctuation and kana (E3 80..83), full-width forms (EF BC..BF).
@@ -29,9 +29,14 @@ struct ThreeByteClassifier : Blocks<A> {
   using typename Base::B;
   using typename Base::Block;
   using typename Base::Isa;
-  using Bits = CellBitMaps<A>;
+  /// Sixteen cells at a time: a lookup in their maps costs half what
+  /// thirty-two cost (cell_bit_maps.hpp), and text keeps to fewer.
+  static constexpr unsigned slot_count = 16;
+  using Bits = CellBitMaps<A, slot_count>;
 
   static constexpr unsigned rows = 4;
+  /// The slot table's last byte, where a lead without a row looks.
+  static constexpr unsigned reserved = rows * 64 - 1;
   static constexpr std::uint8_t no_row = 0xFF;
   /// Slot 0: no cell; 1, 2: the settled cells, one column wide and two.
   static constexpr unsigned slot_narrow = 1;
@@ -43,9 +48,9 @@ struct ThreeByteClassifier : Blocks<A> {
     typename Bits::Maps cells;
     B lead_row;  ///< by a lead's low six bits: row << 6, or no_row
     /// Byte (row << 6) | (second byte & 0x3F): the cell's slot << 3, or 0.
-    /// Byte 255 stays 0: there a lead without a row looks.
-    B slot[4];
-    std::uint16_t owner[32];  ///< a free slot's byte of `slot`, or no_owner
+    /// Byte `reserved` stays 0.
+    B slot[rows];
+    std::uint16_t owner[slot_count];  ///< a free slot's byte of `slot`, or no_owner
     unsigned rows_used;
     unsigned next;  ///< the free slot to take next
   };
@@ -71,8 +76,8 @@ struct ThreeByteClassifier : Blocks<A> {
                                                    const Block &second, const Block &third,
                                                    std::uint64_t three,
                                                    std::uint64_t &hot) noexcept {
-    // A lead without a row looks at byte 255 (no_row | anything), which
-    // holds no slot.
+    // A lead without a row looks at byte `reserved` (no_row | anything),
+    // which holds no slot.
     const B index = Isa::permute64(s.lead_row, cur.v[0]) | (second.v[0] & B(0x3F));
     const B slot = Isa::permute256(s.slot, index);
     hot = three & Isa::bits(slot != B(0));
@@ -108,15 +113,15 @@ struct ThreeByteClassifier : Blocks<A> {
         lead_row[lead & 0x3Fu] = static_cast<std::uint8_t>(row);
         for (unsigned k = 0; k < 64; ++k) {
           const std::uint64_t bit = std::uint64_t{1} << k;
-          if ((settled[h] & bit) != 0 && (row | k) != 255)
+          if ((settled[h] & bit) != 0 && (row | k) != reserved)
             slot[row | k] = static_cast<std::uint8_t>(
                 ((settled_wide[h] & bit) != 0 ? slot_wide : slot_narrow) << 3);
         }
       }
       const unsigned at = row | second;
-      if (slot[at] != 0 || at == 255) continue;
+      if (slot[at] != 0 || at == reserved) continue;
       const unsigned k = s.next;
-      s.next = k == 31 ? first_free : k + 1;
+      s.next = k == slot_count - 1 ? first_free : k + 1;
       if (s.owner[k] != no_owner) slot[s.owner[k]] = 0;
       s.owner[k] = static_cast<std::uint16_t>(at);
       slot[at] = static_cast<std::uint8_t>(k << 3);

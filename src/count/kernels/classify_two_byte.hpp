@@ -22,7 +22,7 @@ struct TwoByteClassifier : Blocks<A> {
   using typename Base::B;
   using typename Base::Block;
   using typename Base::Isa;
-  using Bits = CellBitMaps<A>;
+  using Bits = CellBitMaps<A, 32>;
   using Maps = typename Bits::Maps;
 
   static Maps maps(const CellCensus &census) noexcept {

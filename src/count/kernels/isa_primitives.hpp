@@ -57,6 +57,9 @@ concept ShufflePrimitives = requires(typename Ops::batch v) {
 
 /// has_permute64 (AVX-512 VBMI): one lookup in a 64-byte table.
 ///   permute64(table, index)   byte i = table[index[i] & 63], like vpermb
+///   permute128(t, index)      byte i = byte index[i] & 127 of the 128
+///                             bytes t[0..1], by one vpermi2b (two
+///                             operations on that port, as permute64 is one)
 ///   permute256(t, index)      byte i = byte index[i] of the 256 bytes
 ///                             t[0..3], by two vpermi2b and a blend on the
 ///                             index's sign bit (vpmovb2m: not the port
@@ -66,8 +69,10 @@ concept ShufflePrimitives = requires(typename Ops::batch v) {
 ///                             low, the next byte's low bits above them
 ///                             (which permute64 does not read when K >= 2)
 template <class Ops>
-concept PermutePrimitives = requires(typename Ops::batch v, const typename Ops::batch (&t)[4]) {
+concept PermutePrimitives = requires(typename Ops::batch v, const typename Ops::batch (&t2)[2],
+                                     const typename Ops::batch (&t)[4]) {
   { Ops::permute64(v, v) } -> std::same_as<typename Ops::batch>;
+  { Ops::permute128(t2, v) } -> std::same_as<typename Ops::batch>;
   { Ops::permute256(t, v) } -> std::same_as<typename Ops::batch>;
   { Ops::template shift_left_words<3>(v) } -> std::same_as<typename Ops::batch>;
   { Ops::template shift_right_words<2>(v) } -> std::same_as<typename Ops::batch>;

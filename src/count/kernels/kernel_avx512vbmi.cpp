@@ -30,6 +30,9 @@ struct IsaOps<avx512vbmi> : Avx512Primitives<avx512vbmi> {
     // and trips -Wmaybe-uninitialized.
     return batch(_mm512_maskz_permutexvar_epi8(~__mmask64{0}, index, table));
   }
+  static batch permute128(const batch (&t)[2], batch index) noexcept {
+    return batch(_mm512_permutex2var_epi8(t[0], index, t[1]));
+  }
   static batch permute256(const batch (&t)[4], batch index) noexcept {
     const __m512i low = _mm512_permutex2var_epi8(t[0], index, t[1]);
     const __m512i high = _mm512_permutex2var_epi8(t[2], index, t[3]);
