@@ -45,6 +45,9 @@ struct CellBitMaps : Blocks<A> {
     BitMap narrow;
     BitMap wide;
     B bit;  ///< by a last byte's low six bits k: 1 << (k & 7)
+    /// Whether any cell has a character two columns wide (none of the
+    /// two-byte range has, in glibc's locales).
+    bool any_wide;
   };
 
   /// Maps of no cell yet.
@@ -54,6 +57,7 @@ struct CellBitMaps : Blocks<A> {
     alignas(64) std::uint8_t bit[64];
     for (unsigned k = 0; k < 64; ++k) bit[k] = static_cast<std::uint8_t>(1u << (k & 7u));
     maps.bit = B::load_aligned(bit);
+    maps.any_wide = false;
   }
 
   /// Sets cell r of the maps to `m` (the bytes of a 64-bit mask in memory
@@ -66,6 +70,7 @@ struct CellBitMaps : Blocks<A> {
     put(maps.separators, m.separators);
     put(maps.narrow, m.narrow);
     put(maps.wide, m.wide);
+    maps.any_wide = maps.any_wide || m.wide != 0;
   }
 
   /// Where characters are in the maps.
@@ -111,8 +116,11 @@ struct CellBitMaps : Blocks<A> {
       }
     }
     if constexpr (Width) {
-      out.narrow = in(maps.narrow, where, at);
-      out.wide = in(maps.wide, where, at);
+      // Each lookup costs the bound port a few operations: none for what
+      // no cell has, none for what is left once the wide ones are known.
+      if (maps.any_wide) out.wide = in(maps.wide, where, at);
+      const std::uint64_t rest = at & ~out.wide;
+      if (rest != 0) out.narrow = in(maps.narrow, where, rest);
     }
     return out;
   }

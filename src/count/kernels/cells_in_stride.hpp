@@ -413,10 +413,9 @@ struct CellsInStride : Blocks<A> {
   /// block after it passes too (valid_utf8_at), every character that
   /// starts in it is valid, those its end cuts included, so it is counted
   /// whole at its lead. Stops before a block whose successor fails or that
-  /// would pass the chunk's lookahead, at a block of plain ASCII
-  /// (ascii_run's), or at a busy block (Busy: `busy` says which); returns
-  /// where, which may be inside a character counted already (its
-  /// continuation bytes change nothing).
+  /// would pass the chunk's lookahead, at a block of plain ASCII, or at a
+  /// busy block (Busy: `busy` says which); returns where, which may be
+  /// inside a character counted already (its bytes there change nothing).
   template <bool Rule95, bool Words, bool Width, Busy busy>
   [[gnu::noinline]] static RunEnd run(const UnitClasses &classes,
                                       const typename Validation::Validator &check, const Tables &t,
@@ -437,11 +436,12 @@ struct CellsInStride : Blocks<A> {
       const std::uint64_t cont = Base::continuation_bits(cur, high);
       const std::uint64_t leads = high & ~cont;
       Found f{0, 0, 0, 0};
-      std::uint64_t pending = 0;
+      std::uint64_t unsettled = 0;
       std::uint64_t settled_wide = 0;
       if (leads != 0) {
         const LeadSets sets = lead_sets(lookup, cur);
-        pending = leads & sets.unsettled;
+        unsettled = leads & sets.unsettled;
+        std::uint64_t pending = unsettled;
         if constexpr (Width) settled_wide = leads & sets.marked;
         if constexpr (Isa::has_permute64) {
           if (pending != 0) {
@@ -480,7 +480,7 @@ struct CellsInStride : Blocks<A> {
       if constexpr (Width) {
         // Settled leads are one column wide unless marked two.
         const std::uint64_t narrow =
-            Classes::print_bits(cur) | (leads & ~(pending | settled_wide)) | f.narrow;
+            Classes::print_bits(cur) | (leads & ~(unsettled | settled_wide)) | f.narrow;
         Acc::widths(acc, narrow, settled_wide | f.wide, Classes::tab_bits(cur),
                     Classes::break_bits(cur), 64);
       }

@@ -56,11 +56,10 @@ struct ThreeByteClassifier : Blocks<A> {
   };
 
   static void clear(Slots &s) noexcept {
+    // The settled slots' cells stay empty in the maps: their slots say
+    // all (classify), and the maps' any_wide is the looked-up cells'.
     Bits::clear(s.cells);
     for (std::uint16_t &o : s.owner) o = no_owner;
-    constexpr std::uint64_t all = ~std::uint64_t{0};
-    Bits::set_cell(s.cells, slot_narrow, {0, 0, all, 0});
-    Bits::set_cell(s.cells, slot_wide, {0, 0, 0, all});
     s.lead_row = B(no_row);
     for (B &part : s.slot) part = B(0);
     s.rows_used = 0;
@@ -81,12 +80,23 @@ struct ThreeByteClassifier : Blocks<A> {
     const B index = Isa::permute64(s.lead_row, cur.v[0]) | (second.v[0] & B(0x3F));
     const B slot = Isa::permute256(s.slot, index);
     hot = three & Isa::bits(slot != B(0));
-    // Words: the settled cells' characters are constituents, with no look
-    // in the maps; widths: their slots say one column or two.
-    const std::uint64_t looked = Width ? hot : hot & Isa::bits(slot >= B(first_free << 3));
-    if (looked == 0) return {0, 0, 0, 0};
-    return Bits::template classify<Words, Width>(s.cells, Bits::place(s.cells, slot, third.v[0]),
-                                                 looked);
+    // The settled cells' characters need no look in the maps: they are
+    // constituents, and their slots say one column or two.
+    const std::uint64_t looked = hot & Isa::bits(slot >= B(first_free << 3));
+    CellMasks settled{0, 0, 0, 0};
+    if constexpr (Width) {
+      const std::uint64_t by_slot = hot & ~looked;
+      if (by_slot != 0) {
+        settled.wide = by_slot & Isa::bits(slot == B(slot_wide << 3));
+        settled.narrow = by_slot & ~settled.wide;
+      }
+    }
+    if (looked == 0) return settled;
+    CellMasks out = Bits::template classify<Words, Width>(
+        s.cells, Bits::place(s.cells, slot, third.v[0]), looked);
+    out.narrow |= settled.narrow;
+    out.wide |= settled.wide;
+    return out;
   }
 
   /// Gives slots to the cells of the characters at the bits of `three`

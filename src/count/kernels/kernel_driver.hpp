@@ -226,10 +226,9 @@ struct SimdKernel : Blocks<A> {
     typename Stride::SettledCells stride_settled;
     typename Stride::CellCache stride_cells;
     if constexpr (Isa::has_shuffle && (Words || Width)) {
-      const bool in_stride = !Width || Policy::width_in_stride;
-      const bool by_cell = lead_plan || (in_stride && (request.plan == Plan::utf8_words ||
-                                                       request.plan == Plan::utf8_width ||
-                                                       request.plan == Plan::utf8_words_width));
+      const bool by_cell = lead_plan || request.plan == Plan::utf8_words ||
+                           request.plan == Plan::utf8_width ||
+                           request.plan == Plan::utf8_words_width;
       const CellCensus *census = by_cell ? request.classes->cell_census(n) : nullptr;
       if (census != nullptr) {
         stride = Stride::tables(*census, Words, Width, stride_settled);
@@ -256,7 +255,7 @@ struct SimdKernel : Blocks<A> {
         if (Validation::valid_utf8(check, b)) {
           std::size_t end = pos;
           if constexpr (!Words && !Width) end = CharsInStride<A>::run(check, p, pos, n, acc);
-          if constexpr ((Words || Width) && (!Width || Policy::width_in_stride)) {
+          if constexpr (Words || Width) {
             if (stride.census != nullptr && pos >= stride_from) {
               const typename Stride::RunEnd e =
                   Stride::template run<Rule95, Words, Width, Policy::template busy<Rule95>>(

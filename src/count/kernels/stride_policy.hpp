@@ -28,16 +28,16 @@ struct StridePolicy {
   /// rule that cost emoji 0.6x, so there only blocks past the stride's
   /// inline looks go; with gathers alone (AVX2, AVX-512BW) those go (-mw
   /// 1.3-1.6x); without gathers (SSSE3) the stride keeps them (emoji -mw
-  /// 0.7x otherwise). Pauses from 256 to 8192 bytes measured alike.
+  /// 0.7x otherwise). Pauses from 256 to 8192 bytes measured alike. -L
+  /// counts in the stride too, as 9.1's words (Rule95 false): with VBMI its
+  /// bit maps made that 1.1-1.26x on mixed text, Cyrillic, Greek, Arabic,
+  /// Japanese and Korean, 0.9-0.95x on Chinese, emoji and typographic
+  /// English, against the UTF-8 loop's hot cells.
   template <bool Rule95>
   static constexpr auto busy = Isa::has_permute64 && !Rule95 ? Stride::Busy::at_cells
                                : Isa::has_gather             ? Stride::Busy::at_classify
                                                              : Stride::Busy::never;
   static constexpr std::size_t pause = 2048;
-  /// -L in stride only where there is no VBMI: with it, the hot cells
-  /// classify as fast as the stride's looks on every script, faster on
-  /// most.
-  static constexpr bool width_in_stride = !Isa::has_permute64;
   /// GNU 9.1's words without -m by lead_run over any bytes, where there is
   /// no VBMI: with it, valid text goes faster in the UTF-8 loop's stride
   /// with the hot cells for its busy blocks, and blocks that fail the
