@@ -67,6 +67,17 @@ struct Blocks {
       return bits(b, [](B v) { return Isa::continuation(v); });
   }
 
+  /// B(byte), which the compiler cannot see is a constant. With AVX-512,
+  /// GCC builds a splat at each use, in loops too, by a broadcast from a
+  /// general register: an operation on the vector port that bounds these
+  /// kernels (bench/micro/RESULTS.md). Hot loops make their constants
+  /// before the loop with kept(): they stay in registers or are reloaded.
+  static B kept(std::uint8_t byte) noexcept {
+    typename B::register_type r = B(byte);
+    if constexpr (Isa::has_mask_registers) asm("" : "+v"(r));
+    return B(r);
+  }
+
   static std::uint64_t popcount(std::uint64_t x) noexcept {
     return static_cast<std::uint64_t>(__builtin_popcountll(x));
   }

@@ -29,49 +29,79 @@ struct CByteClasses : Blocks<A> {
   using typename Base::M;
   using Acc = Accumulate<A>;
 
-  static std::uint64_t newline_bits(const Block &b) noexcept {
-    return bits(b, [](B v) { return v == B(0x0A); });
+  /// The bytes the classes compare with, made once before a loop
+  /// (Blocks::kept says why).
+  struct Constants {
+    B newline;
+    B space;
+    B tab;
+    B cr;
+    B form_feed;
+    B tab_to_cr;
+    B graph_low;
+    B graph_span;
+    B print_span;
+    B no_break;  ///< A0, where it separates words (c_block's a0_sep)
+  };
+
+  static Constants constants() noexcept {
+    return {.newline = Base::kept(0x0A),
+            .space = Base::kept(0x20),
+            .tab = Base::kept(0x09),
+            .cr = Base::kept(0x0D),
+            .form_feed = Base::kept(0x0C),
+            .tab_to_cr = Base::kept(0x0D - 0x09),
+            .graph_low = Base::kept(0x21),
+            .graph_span = Base::kept(0x7E - 0x21),
+            .print_span = Base::kept(0x7E - 0x20),
+            .no_break = Base::kept(0xA0)};
+  }
+
+  static std::uint64_t newline_bits(const Block &b, const Constants &k) noexcept {
+    return bits(b, [&k](B v) { return v == k.newline; });
   }
   /// isspace in the C locale: 09-0D and 20.
-  static std::uint64_t space_bits(const Block &b) noexcept {
-    return bits(b, [](B v) { return (v == B(0x20)) | Isa::le(v - B(0x09), B(0x0D - 0x09)); });
+  static std::uint64_t space_bits(const Block &b, const Constants &k) noexcept {
+    return bits(b, [&k](B v) { return (v == k.space) | Isa::le(v - k.tab, k.tab_to_cr); });
   }
   /// isprint && !isspace: 21-7E (GNU <= 9.4's word constituents).
-  static std::uint64_t graph_bits(const Block &b) noexcept {
-    return bits(b, [](B v) { return Isa::le(v - B(0x21), B(0x7E - 0x21)); });
+  static std::uint64_t graph_bits(const Block &b, const Constants &k) noexcept {
+    return bits(b, [&k](B v) { return Isa::le(v - k.graph_low, k.graph_span); });
   }
   /// isprint: 20-7E, one column for -L.
-  static std::uint64_t print_bits(const Block &b) noexcept {
-    return bits(b, [](B v) { return Isa::le(v - B(0x20), B(0x7E - 0x20)); });
+  static std::uint64_t print_bits(const Block &b, const Constants &k) noexcept {
+    return bits(b, [&k](B v) { return Isa::le(v - k.space, k.print_span); });
   }
-  static std::uint64_t tab_bits(const Block &b) noexcept {
-    return bits(b, [](B v) { return v == B(0x09); });
+  static std::uint64_t tab_bits(const Block &b, const Constants &k) noexcept {
+    return bits(b, [&k](B v) { return v == k.tab; });
   }
   /// LF, CR and FF end a line for -L (wc.c: case '\n', '\r', '\f').
-  static std::uint64_t break_bits(const Block &b) noexcept {
-    return bits(b, [](B v) { return (v == B(0x0A)) | (v == B(0x0D)) | (v == B(0x0C)); });
+  static std::uint64_t break_bits(const Block &b, const Constants &k) noexcept {
+    return bits(b, [&k](B v) { return (v == k.newline) | (v == k.cr) | (v == k.form_feed); });
   }
 
   /// Words, -L and newlines of up to 64 single-byte units in the C locale;
   /// bits at and above `end` are not units. a0_sep: byte A0 separates
   /// words (Request::a0_separates).
   template <bool Rule95, bool Words, bool Width>
-  static void c_block(UnitAccumulator &acc, const Block &b, std::size_t end, bool a0_sep) noexcept {
+  static void c_block(UnitAccumulator &acc, const Block &b, std::size_t end, bool a0_sep,
+                      const Constants &k) noexcept {
     const std::uint64_t live = live_mask(end);
-    acc.summary.lines += popcount(newline_bits(b) & live);
+    acc.summary.lines += popcount(newline_bits(b, k) & live);
     if constexpr (Words) {
-      std::uint64_t sep = space_bits(b);
+      std::uint64_t sep = space_bits(b, k);
       if constexpr (Rule95) {
-        if (a0_sep) sep |= bits(b, [](B v) { return v == B(0xA0); });
+        if (a0_sep) sep |= bits(b, [&k](B v) { return v == k.no_break; });
       }
       sep &= live;
       // 9.5: everything that is not white space is part of a word; 9.1:
       // only printable non-space bytes, the others are transparent.
-      const std::uint64_t con = (Rule95 ? ~sep : graph_bits(b)) & live;
+      const std::uint64_t con = (Rule95 ? ~sep : graph_bits(b, k)) & live;
       Acc::words(acc, sep, con);
     }
     if constexpr (Width)
-      Acc::widths(acc, print_bits(b), 0, tab_bits(b), break_bits(b), static_cast<unsigned>(end));
+      Acc::widths(acc, print_bits(b, k), 0, tab_bits(b, k), break_bits(b, k),
+                  static_cast<unsigned>(end));
   }
 };
 

@@ -45,6 +45,10 @@ struct CellBitMaps : Blocks<A> {
     BitMap narrow;
     BitMap wide;
     B bit;  ///< by a last byte's low six bits k: 1 << (k & 7)
+    /// 07 and F8, as data (Blocks::kept says why): a last byte's bits 3..5
+    /// shifted to 0..2, and a row (8r) shifted from its lead's low bits.
+    B in_row;
+    B row;
     /// Whether any cell has a character two columns wide (none of the
     /// two-byte range has, in glibc's locales).
     bool any_wide;
@@ -57,6 +61,8 @@ struct CellBitMaps : Blocks<A> {
     alignas(64) std::uint8_t bit[64];
     for (unsigned k = 0; k < 64; ++k) bit[k] = static_cast<std::uint8_t>(1u << (k & 7u));
     maps.bit = B::load_aligned(bit);
+    maps.in_row = B(0x07);
+    maps.row = B(0xF8);
     maps.any_wide = false;
   }
 
@@ -86,7 +92,7 @@ struct CellBitMaps : Blocks<A> {
     static_assert(Isa::has_permute64 && lanes == 1, "for one 64-byte permute a block");
     // Bits 3..5 of the last byte, from a word shift: its neighbour's bits
     // that the shift brings in are masked off.
-    return {rows | (Isa::template shift_right_words<3>(last) & B(0x07)),
+    return {rows | (Isa::template shift_right_words<3>(last) & maps.in_row),
             Isa::permute64(maps.bit, last)};
   }
 

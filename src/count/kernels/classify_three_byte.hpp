@@ -47,6 +47,10 @@ struct ThreeByteClassifier : Blocks<A> {
   struct Slots {
     typename Bits::Maps cells;
     B lead_row;  ///< by a lead's low six bits: row << 6, or no_row
+    /// 3F, first_free << 3 and slot_wide << 3, as data (Blocks::kept).
+    B second_low;
+    B first_looked;
+    B wide;
     /// Byte (row << 6) | (second byte & 0x3F): the cell's slot << 3, or 0.
     /// Byte `reserved` stays 0.
     B slot[rows];
@@ -61,6 +65,9 @@ struct ThreeByteClassifier : Blocks<A> {
     Bits::clear(s.cells);
     for (std::uint16_t &o : s.owner) o = no_owner;
     s.lead_row = B(no_row);
+    s.second_low = B(0x3F);
+    s.first_looked = B(first_free << 3);
+    s.wide = B(slot_wide << 3);
     for (B &part : s.slot) part = B(0);
     s.rows_used = 0;
     s.next = first_free;
@@ -77,17 +84,17 @@ struct ThreeByteClassifier : Blocks<A> {
                                                    std::uint64_t &hot) noexcept {
     // A lead without a row looks at byte `reserved` (no_row | anything),
     // which holds no slot.
-    const B index = Isa::permute64(s.lead_row, cur.v[0]) | (second.v[0] & B(0x3F));
+    const B index = Isa::permute64(s.lead_row, cur.v[0]) | (second.v[0] & s.second_low);
     const B slot = Isa::permute256(s.slot, index);
     hot = three & Isa::bits(slot != B(0));
     // The settled cells' characters need no look in the maps: they are
     // constituents, and their slots say one column or two.
-    const std::uint64_t looked = hot & Isa::bits(slot >= B(first_free << 3));
+    const std::uint64_t looked = hot & Isa::bits(slot >= s.first_looked);
     CellMasks settled{0, 0, 0, 0};
     if constexpr (Width) {
       const std::uint64_t by_slot = hot & ~looked;
       if (by_slot != 0) {
-        settled.wide = by_slot & Isa::bits(slot == B(slot_wide << 3));
+        settled.wide = by_slot & Isa::bits(slot == s.wide);
         settled.narrow = by_slot & ~settled.wide;
       }
     }

@@ -41,7 +41,7 @@ struct TwoByteClassifier : Blocks<A> {
                                                    std::uint64_t two) noexcept {
     // (lead & 0x1F) << 3, from a word shift: the neighbour's bits it
     // brings in land in bits 0..2, masked off.
-    const B rows = Isa::template shift_left_words<3>(cur.v[0]) & B(0xF8);
+    const B rows = Isa::template shift_left_words<3>(cur.v[0]) & maps.row;
     return Bits::template classify<Words, Width>(maps, Bits::place(maps, rows, second.v[0]), two);
   }
 };

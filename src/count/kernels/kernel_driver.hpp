@@ -99,31 +99,33 @@ struct SimdKernel : Blocks<A> {
   static BodyResult bytes_plan(const Request &r, const std::uint8_t *p, std::size_t n) noexcept {
     UnitAccumulator acc{};  // a local: out.acc would live in memory
     const bool a0_sep = r.a0_separates;
+    const typename Classes::Constants k = Classes::constants();
     std::size_t i = 0;
     for (; i + 64 <= n; i += 64)
-      Classes::template c_block<Rule95, Words, Width>(acc, load(p + i), 64, a0_sep);
+      Classes::template c_block<Rule95, Words, Width>(acc, load(p + i), 64, a0_sep, k);
     if (i < n)
       Classes::template c_block<Rule95, Words, Width>(acc, load_partial(p + i, n - i), n - i,
-                                                      a0_sep);
+                                                      a0_sep, k);
     return {acc, 0};
   }
 
   /// Counts one block's units (bits below u.end).
   template <bool Rule95, bool Words, bool Width>
   static void utf8_block(const Request &r, UnitAccumulator &acc, const Block &b, const Units &u,
-                         const std::uint8_t *q, LeadTables &tables, CellCache &cache) noexcept {
+                         const std::uint8_t *q, LeadTables &tables, CellCache &cache,
+                         const typename Classes::Constants &k) noexcept {
     const std::uint64_t live = live_mask(u.end);
-    acc.summary.lines += popcount(Classes::newline_bits(b) & live);
+    acc.summary.lines += popcount(Classes::newline_bits(b, k) & live);
     acc.summary.chars += popcount((u.ascii | u.lead) & live);
     if constexpr (Words || Width) {
       CharMasks m{0, 0, 0, 0};
       if constexpr (Words) {
-        m.sep = Classes::space_bits(b) & u.ascii;
+        m.sep = Classes::space_bits(b, k) & u.ascii;
         // 9.5: encoding errors and every non-space character are part of a
         // word; 9.1: only printable ones, errors are transparent.
-        m.con = Rule95 ? (~m.sep & u.ascii) | u.invalid : Classes::graph_bits(b) & u.ascii;
+        m.con = Rule95 ? (~m.sep & u.ascii) | u.invalid : Classes::graph_bits(b, k) & u.ascii;
       }
-      if constexpr (Width) m.w1 = Classes::print_bits(b) & u.ascii;
+      if constexpr (Width) m.w1 = Classes::print_bits(b, k) & u.ascii;
       const std::uint64_t leads = u.lead & live;
       if (leads != 0) {
         std::uint64_t slow = leads;
@@ -173,7 +175,7 @@ struct SimdKernel : Blocks<A> {
       }
       if constexpr (Words) Acc::words(acc, m.sep & live, m.con & live);
       if constexpr (Width)
-        Acc::widths(acc, m.w1, m.w2, Classes::tab_bits(b), Classes::break_bits(b),
+        Acc::widths(acc, m.w1, m.w2, Classes::tab_bits(b, k), Classes::break_bits(b, k),
                     static_cast<unsigned>(u.end));
     }
   }
@@ -185,12 +187,13 @@ struct SimdKernel : Blocks<A> {
   template <bool Rule95, bool Words, bool Width>
   [[gnu::noinline]] static std::size_t ascii_run(const std::uint8_t *p, std::size_t pos,
                                                  std::size_t limit,
+                                                 const typename Classes::Constants &k,
                                                  UnitAccumulator &result) noexcept {
     UnitAccumulator acc = result;
     std::uint64_t chars = 0;
     do {
       // One-byte units with the C locale's classes.
-      Classes::template c_block<Rule95, Words, Width>(acc, load(p + pos), 64, false);
+      Classes::template c_block<Rule95, Words, Width>(acc, load(p + pos), 64, false, k);
       chars += 64;
       pos += 64;
     } while (pos + 64 <= limit && sign_bits(load(p + pos)) == 0);
@@ -207,6 +210,7 @@ struct SimdKernel : Blocks<A> {
     // A local accumulator, not out.acc, which the compiler would keep in
     // memory (a store and a reload per update) across the calls below.
     UnitAccumulator acc{};
+    const typename Classes::Constants k = Classes::constants();
     typename Validation::Validator check{};
     if constexpr (Isa::has_shuffle) check = Validation::validator();
     LeadTables tables{};
@@ -243,7 +247,7 @@ struct SimdKernel : Blocks<A> {
       const std::uint8_t *q = p + pos;
       const Block b = load(q);
       if (sign_bits(b) == 0) {
-        pos = ascii_run<Rule95, Words, Width>(p, pos, n - 5, acc);
+        pos = ascii_run<Rule95, Words, Width>(p, pos, n - 5, k, acc);
         continue;
       }
       // The next block's address depends on this block's bytes (a cut
@@ -290,7 +294,7 @@ struct SimdKernel : Blocks<A> {
                     *request.classes, check, stride, stride_cells, p, pos, n, acc);
               } else {
                 acc.summary.lines += LeadsAlone<A>::template lead_block<Words, Width>(
-                    *request.classes, check, stride, stride_cells, q, acc);
+                    *request.classes, check, stride, stride_cells, q, k, acc);
                 pos += 64;
               }
               while (pos < n && (p[pos] & 0xC0) == 0x80) ++pos;
@@ -323,7 +327,7 @@ struct SimdKernel : Blocks<A> {
         }
         u = UnitFinder::template exact_units<(Words || Width)>(b, q, rfc3629);
       }
-      utf8_block<Rule95, Words, Width>(request, acc, b, u, q, tables, cache);
+      utf8_block<Rule95, Words, Width>(request, acc, b, u, q, tables, cache, k);
       pos += u.end;
     }
     if constexpr (Isa::has_shuffle && (Words || Width)) Cells::flush(request, cache);
@@ -347,6 +351,7 @@ struct SimdKernel : Blocks<A> {
     // Leads of characters the census does not cover: F4..FF always (above
     // U+10FFFF, or no character), F0..F3 until it has walked their planes.
     const B beyond_census(four_byte_clear ? 0xF4 : 0xF0);
+    const typename Classes::Constants k = Classes::constants();
     UnitAccumulator acc = result;
     std::uint64_t carry = 0;
     std::uint64_t lines = 0;
@@ -354,7 +359,7 @@ struct SimdKernel : Blocks<A> {
     for (; pos + simd_block_with_lookahead <= n; pos += 64) {
       const std::uint8_t *q = p + pos;
       const Block b = load(q);
-      std::uint64_t sep = Classes::space_bits(b) | carry;
+      std::uint64_t sep = Classes::space_bits(b, k) | carry;
       carry = 0;
       if (sign_bits(b) != 0) {
         const typename SeparatorPatterns::Match match =
@@ -365,7 +370,7 @@ struct SimdKernel : Blocks<A> {
             bits(b, [&beyond_census](B v) { return Isa::le(beyond_census, v); });
         if (odd != 0) sep |= separators_beyond_census(request, q, odd, carry, looked_up);
       }
-      lines += popcount(Classes::newline_bits(b));
+      lines += popcount(Classes::newline_bits(b, k));
       Acc::words(acc, sep, ~sep);
     }
     acc.summary.lines += lines;

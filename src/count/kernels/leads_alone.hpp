@@ -82,10 +82,11 @@ struct LeadsAlone : Blocks<A> {
                                                   std::size_t n, UnitAccumulator &result) noexcept {
     const typename Validation::Validator validator = check;  // in registers
     const Tables lookup = t;
+    const typename Classes::Constants k = Classes::constants();
     UnitAccumulator acc = result;
     std::uint64_t lines = 0;
     while (pos + simd_block_with_lookahead <= n) {
-      lines += lead_block<Words, Width>(classes, validator, lookup, cache, p + pos, acc);
+      lines += lead_block<Words, Width>(classes, validator, lookup, cache, p + pos, k, acc);
       pos += 64;
       if constexpr (UntilValid) {
         if (pos + simd_block_with_lookahead <= n &&
@@ -114,18 +115,18 @@ struct LeadsAlone : Blocks<A> {
   [[gnu::always_inline]] static std::uint64_t lead_block(
       const UnitClasses &classes, const typename Validation::Validator &validator,
       const Tables &lookup, CellCache &cache, const std::uint8_t *q,
-      UnitAccumulator &acc) noexcept {
+      const typename Classes::Constants &k, UnitAccumulator &acc) noexcept {
     static_assert(Words != Width, "words alone or -L alone");
     const Block cur = load(q);
     std::uint64_t space = 0;
     std::uint64_t con = 0;
     if constexpr (Words) {
-      space = Classes::space_bits(cur);
-      con = Classes::graph_bits(cur);  // ASCII controls are transparent
+      space = Classes::space_bits(cur, k);
+      con = Classes::graph_bits(cur, k);  // ASCII controls are transparent
     }
     std::uint64_t narrow = 0;
     std::uint64_t wide = 0;
-    if constexpr (Width) narrow = Classes::print_bits(cur);
+    if constexpr (Width) narrow = Classes::print_bits(cur, k);
     Found f{0, 0, 0, 0};
     const std::uint64_t high = sign_bits(cur);
     if (high != 0) {
@@ -160,8 +161,8 @@ struct LeadsAlone : Blocks<A> {
     }
     if constexpr (Words) Acc::words(acc, space | f.sep, con);
     if constexpr (Width)
-      Acc::widths(acc, narrow, wide, Classes::tab_bits(cur), Classes::break_bits(cur), 64);
-    return popcount(Classes::newline_bits(cur));
+      Acc::widths(acc, narrow, wide, Classes::tab_bits(cur, k), Classes::break_bits(cur, k), 64);
+    return popcount(Classes::newline_bits(cur, k));
   }
 };
 

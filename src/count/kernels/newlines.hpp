@@ -56,9 +56,10 @@ struct Newlines : Blocks<A> {
         for (std::size_t l = 0; l < lanes; ++l) total += Isa::sum_bytes(acc[l]);
       }
     }
-    for (; i + 64 <= n; i += 64) total += popcount(Classes::newline_bits(load(p + i)));
+    const typename Classes::Constants k = Classes::constants();
+    for (; i + 64 <= n; i += 64) total += popcount(Classes::newline_bits(load(p + i), k));
     if (i < n)
-      total += popcount(Classes::newline_bits(load_partial(p + i, n - i)) & live_mask(n - i));
+      total += popcount(Classes::newline_bits(load_partial(p + i, n - i), k) & live_mask(n - i));
     return total;
   }
 };

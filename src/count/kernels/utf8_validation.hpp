@@ -48,6 +48,10 @@ struct Utf8Validation : Blocks<A> {
     B prev_high;  // by the previous byte's high nibble
     B prev_low;   // by its low nibble
     B cur_high;   // by this byte's high nibble
+    // errors()'s constants (Blocks::kept says why they are data).
+    B after_three_byte_lead;  // E0 - 80
+    B after_four_byte_lead;   // F0 - 80
+    B expected;               // two_conts
   };
 
   static Validator validator() noexcept {
@@ -78,7 +82,8 @@ struct Utf8Validation : Blocks<A> {
               too_long | overlong2 | two_conts | surrogate | too_large,              // B
               lead, lead, lead, lead);
     return {nibble_table(prev_high, true), nibble_table(prev_low, false),
-            nibble_table(cur_high, true)};
+            nibble_table(cur_high, true),  Base::kept(0xE0 - 0x80),
+            Base::kept(0xF0 - 0x80),       Base::kept(two_conts)};
   }
 
   /// A table of 16 entries (Blocks::table's, repeated in every 16-byte
@@ -188,8 +193,9 @@ struct Utf8Validation : Blocks<A> {
                       by_high_nibble(t.cur_high, cur);
     // Third and fourth bytes of 3- and 4-byte sequences must be
     // continuations, which is when two_conts (0x80) is expected.
-    const B must23 = Isa::subs(prev2, B(0xE0 - 0x80)) | Isa::subs(prev3, B(0xF0 - 0x80));
-    return special ^ (must23 & B(0x80));
+    const B must23 =
+        Isa::subs(prev2, t.after_three_byte_lead) | Isa::subs(prev3, t.after_four_byte_lead);
+    return special ^ (must23 & t.expected);
   }
 };
 
