@@ -282,8 +282,8 @@ struct CellsInStride : CensusTables<A> {
         if constexpr (Isa::has_permute64 && busy != Busy::never) {
           // Slots for their cells, for the blocks after, where there is room.
           if (rest != 0 || cache.slots.rows_used < ThreeByte::rows)
-            ThreeByte::install(classes, t.cells->three_byte, t.cells->three_byte_wide, cache.slots,
-                               q, same);
+            ThreeByte::template install<false>(classes, t.cells->three_byte,
+                                               t.cells->three_byte_wide, cache.slots, q, same);
         }
         if constexpr (busy == Busy::at_cells) {
           if (rest != 0) return false;
@@ -301,7 +301,16 @@ struct CellsInStride : CensusTables<A> {
           rest_cells &= ~in_cell;
         }
       } else {
-        pending &= ~settle<Width>(*t.cells, lead, same, second, q, f);
+        const std::uint64_t done = settle<Width>(*t.cells, lead, same, second, q, f);
+        pending &= ~done;
+        if constexpr (Isa::has_permute64 && busy != Busy::never) {
+          // Emoji (F0 9F) take slots too, by their third byte.
+          const std::uint64_t emoji =
+              lead == 0xF0 ? same & bits(second, [](B v) { return v == B(0x9F); }) : 0;
+          if (emoji != 0 && (emoji != done || cache.slots.rows_used < ThreeByte::rows))
+            ThreeByte::template install<true>(classes, &t.cells->plane1, &t.cells->plane1_wide,
+                                              cache.slots, q, emoji);
+        }
       }
     }
     if (pending == 0) return true;
@@ -315,6 +324,31 @@ struct CellsInStride : CensusTables<A> {
     f.narrow |= rest.narrow;
     f.wide |= rest.wide;
     return true;
+  }
+
+  /// What emoji() found: CellMasks' bits, and the characters it took.
+  struct EmojiFound {
+    CellMasks found;
+    std::uint64_t hot;
+  };
+
+  /// With VBMI, of the four-byte characters at the bits of `four` in the
+  /// block cur at q, the emoji (F0 9F) whose cells have slots, by the same
+  /// slots one byte on (their third byte tells their cells apart). Out of
+  /// line, its answer by value: the loop keeps its registers (inline,
+  /// other scripts lost 5-9%; a Found by reference, which would put the
+  /// loop's own in memory, cost -L 0.75x).
+  template <bool Words, bool Width>
+  [[gnu::noinline]] static EmojiFound emoji(const typename ThreeByte::Slots &slots,
+                                            const std::uint8_t *q, const Block &cur,
+                                            std::uint64_t four) noexcept {
+    const std::uint64_t plane1 =
+        four & Isa::bits(cur.v[0] == B(0xF0)) & Isa::bits(load(q + 1).v[0] == B(0x9F));
+    EmojiFound out{{0, 0, 0, 0}, 0};
+    if (plane1 != 0)
+      out.found = ThreeByte::template classify<Words, Width>(slots, cur, load(q + 2), load(q + 3),
+                                                             plane1, out.hot);
+    return out;
   }
 
   /// Where run stopped, and whether at a busy block (which it left).
@@ -376,6 +410,12 @@ struct CellsInStride : CensusTables<A> {
               f.add(ThreeByte::template classify<Words, Width>(cache.slots, cur, load(p + pos + 1),
                                                                load(p + pos + 2), three, hot));
               pending &= ~hot;
+            }
+            const std::uint64_t four = pending & ~three;
+            if (four != 0) {
+              const EmojiFound e = emoji<Words, Width>(cache.slots, p + pos, cur, four);
+              f.add(e.found);
+              pending &= ~e.hot;
             }
           }
         }

@@ -10,7 +10,10 @@
 // wide or constituent alone, two columns wide); the others take the 13
 // slots left in turn as they are met (install). Text keeps to a few
 // leads and cells: general punctuation and currency (E2 80..82), CJK
-// punctuation and kana (E3 80..83), full-width forms (EF BC..BF).
+// punctuation and kana (E3 80..83), full-width forms (EF BC..BF). Emoji
+// (F0 9F xx yy) take slots the same way, lead F0 a row of its own: their
+// third byte tells their cells apart as a three-byte character's second
+// does, so the stride looks them up one byte on.
 #pragma once
 
 #include <cstdint>
@@ -106,23 +109,30 @@ struct ThreeByteClassifier : Blocks<A> {
     return out;
   }
 
-  /// Gives slots to the cells of the characters at the bits of `three`
-  /// (complete three-byte sequences at q), and rows to their leads while
-  /// rows are left; `settled[h]` the cells of lead 0xE0 + h that the census
-  /// settles for the plan (bit s: second byte 0x80 + s), `settled_wide[h]`
-  /// those of them two columns wide. Out of line: a kernel call meets few
-  /// cells. A cell may take the slot of one met earlier in the same call.
-  [[gnu::noinline]] static void install(const UnitClasses &classes,
-                                        const std::uint64_t (&settled)[16],
-                                        const std::uint64_t (&settled_wide)[16], Slots &s,
-                                        const std::uint8_t *q, std::uint64_t three) noexcept {
+  /// Gives slots to the cells of the characters at the bits of `chars`,
+  /// and rows to their leads while rows are left: complete three-byte
+  /// sequences at q, or with Plane1 plane 1's four-byte ones led by F0 9F
+  /// (emoji), whose cells their third byte tells apart, as a three-byte
+  /// character's second does (classify looks them up one byte on). The
+  /// census settles for the plan, of lead 0xE0 + h, the cells of
+  /// settled[h] (bit s: second byte 0x80 + s), two columns wide those of
+  /// settled_wide[h]; with Plane1, settled[0] and settled_wide[0] are plane
+  /// 1's (bit t: third byte 0x80 + t). Out of line: a kernel call meets
+  /// few cells. A cell may take the slot of one met earlier in the call.
+  template <bool Plane1>
+  [[gnu::noinline]] static void install(const UnitClasses &classes, const std::uint64_t *settled,
+                                        const std::uint64_t *settled_wide, Slots &s,
+                                        const std::uint8_t *q, std::uint64_t chars) noexcept {
     std::uint8_t *const slot = reinterpret_cast<std::uint8_t *>(s.slot);
     std::uint8_t *const lead_row = reinterpret_cast<std::uint8_t *>(&s.lead_row);
-    for (; three != 0; three &= three - 1) {
-      const unsigned i = static_cast<unsigned>(__builtin_ctzll(three));
+    for (; chars != 0; chars &= chars - 1) {
+      const unsigned i = static_cast<unsigned>(__builtin_ctzll(chars));
       const unsigned lead = q[i];
-      const unsigned second = q[i + 1] & 0x3Fu;
-      const unsigned h = lead & 0x0Fu;
+      const unsigned key = q[i + (Plane1 ? 2 : 1)] & 0x3Fu;  // second byte, or third
+      const unsigned h = Plane1 ? 0 : lead & 0x0Fu;
+      // UnitClasses' cells are code points >> 6: (h << 6) | key for
+      // E0 + h, 0x7C0 | key for F0 9F.
+      const unsigned cell = Plane1 ? 0x7C0u | key : (h << 6) | key;
       unsigned row = lead_row[lead & 0x3Fu];
       if (row == no_row) {
         if (s.rows_used == rows) continue;
@@ -135,14 +145,14 @@ struct ThreeByteClassifier : Blocks<A> {
                 ((settled_wide[h] & bit) != 0 ? slot_wide : slot_narrow) << 3);
         }
       }
-      const unsigned at = row | second;
+      const unsigned at = row | key;
       if (slot[at] != 0 || at == reserved) continue;
       const unsigned k = s.next;
       s.next = k == slot_count - 1 ? first_free : k + 1;
       if (s.owner[k] != no_owner) slot[s.owner[k]] = 0;
       s.owner[k] = static_cast<std::uint16_t>(at);
       slot[at] = static_cast<std::uint8_t>(k << 3);
-      Bits::set_cell(s.cells, k, classes.cell_masks((h << 6) | second));
+      Bits::set_cell(s.cells, k, classes.cell_masks(cell));
     }
   }
 };
