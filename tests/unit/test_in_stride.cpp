@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -191,10 +192,11 @@ TEST_CASE("words in stride: more cells than the cache, and than a block's rounds
 
 TEST_CASE("words in stride: cells met again after their slots went to others") {
   // With VBMI the stride keeps the three-byte cells it meets in 13 slots,
-  // for the cells of four leads, taken in turn (classify_three_byte.hpp):
-  // text that goes through more cells than that, again and again, meets
-  // cells whose slots went to others; a fifth lead after four looks where
-  // no cell may be, whatever cell the fourth lead's last one (EF BF) is.
+  // for the cells of eight rows (a lead's cells whose second bytes share
+  // bit 5), taken in turn (classify_three_byte.hpp): text that goes through
+  // more cells than that, again and again, meets cells whose slots went to
+  // others; the leads after eight rows look where no cell may be, whatever
+  // cell the eighth row's last one (EF BF) is.
   if (simd_kernels().empty()) return;
   const std::vector<Case> cases = cell_census_cases();
   const UnitClasses &classes = cell_census_classes(WordRule::printable_constituents, true);
@@ -205,9 +207,15 @@ TEST_CASE("words in stride: cells met again after their slots went to others") {
       if ((w.separators | w.transparent) != 0) cells.push_back(c);
     }
   REQUIRE(cells.size() > 40);
-  cells.push_back(0xFFC0);  // lead EF, second byte BF: the fourth lead's
-  cells.push_back(0x0900);  // lead E0 (Devanagari), a fifth lead
+  std::set<char32_t> rows;  // by lead and second byte's bit 5: c >> 11
+  for (const char32_t c : cells) rows.insert(c >> 11);
+  REQUIRE(rows.size() == 5);  // of E1, E2 and E3
+  cells.push_back(0x0900);    // lead E0 (Devanagari), second byte A4: the sixth
   cells.push_back(0x0940);
+  cells.push_back(0xA800);  // EA A0: the seventh
+  cells.push_back(0xFFC0);  // lead EF, second byte BF: the eighth row's last
+  cells.push_back(0xD7C0);  // ED 9F and EA 99: after eight rows
+  cells.push_back(0xA640);
   const std::uint64_t before = comparisons;
   std::string s;
   // Each cell's characters, then more ASCII than the stride rests after a

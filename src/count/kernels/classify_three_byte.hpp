@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The classifier of three-byte characters (U+0800..U+FFFF) for ISAs with
 // 64-byte permutes (VBMI), all of a block's at once whatever cells they
-// mix, for the cells a kernel call has met: the cells of up to four lead
-// bytes get rows (a slot table of 256 bytes, four vectors, looked up by
-// row and second byte with two two-vector permutes, as the bit maps are),
-// and a cell's characters are classified by its slot in bit maps of 16
+// mix, for the cells a kernel call has met: the cells of a lead byte
+// whose second bytes share bit 5 (80..9F or A0..BF) get a row, eight rows
+// in all (a slot table of 256 bytes, four vectors, looked up by row and
+// second byte with two two-vector permutes, as the bit maps are), and a
+// cell's characters are classified by its slot in bit maps of 16
 // cells (cell_bit_maps.hpp). A cell the census settles for the plan
 // (cells_in_stride.hpp's SettledCells) shares one of two slots (one column
 // wide or constituent alone, two columns wide); the others take the 13
@@ -37,9 +38,12 @@ struct ThreeByteClassifier : Blocks<A> {
   static constexpr unsigned slot_count = 16;
   using Bits = CellBitMaps<A, slot_count>;
 
-  static constexpr unsigned rows = 4;
+  /// Rows of 32 cells, the half of a lead's 64 that a second byte's bit 5
+  /// picks: text that mixes scripts (seven leads in bench/run's
+  /// multilingual corpus) keeps to one half of most leads.
+  static constexpr unsigned rows = 8;
   /// The slot table's last byte, where a lead without a row looks.
-  static constexpr unsigned reserved = rows * 64 - 1;
+  static constexpr unsigned reserved = rows * 32 - 1;
   static constexpr std::uint8_t no_row = 0xFF;
   /// Slot 0: no cell; 1, 2: the settled cells, one column wide and two.
   static constexpr unsigned slot_narrow = 1;
@@ -49,14 +53,15 @@ struct ThreeByteClassifier : Blocks<A> {
 
   struct Slots {
     typename Bits::Maps cells;
-    B lead_row;  ///< by a lead's low six bits: row << 6, or no_row
-    /// 3F, first_free << 3 and slot_wide << 3, as data (Blocks::kept).
-    B second_low;
+    /// By (lead & 0x1F) | (second byte & 0x20): row << 5, or no_row.
+    B lead_row;
+    /// 1F, first_free << 3 and slot_wide << 3, as data (Blocks::kept).
+    B low_five;
     B first_looked;
     B wide;
-    /// Byte (row << 6) | (second byte & 0x3F): the cell's slot << 3, or 0.
+    /// Byte (row << 5) | (second byte & 0x1F): the cell's slot << 3, or 0.
     /// Byte `reserved` stays 0.
-    B slot[rows];
+    B slot[rows * 32 / 64];
     std::uint16_t owner[slot_count];  ///< a free slot's byte of `slot`, or no_owner
     unsigned rows_used;
     unsigned next;  ///< the free slot to take next
@@ -68,7 +73,7 @@ struct ThreeByteClassifier : Blocks<A> {
     Bits::clear(s.cells);
     for (std::uint16_t &o : s.owner) o = no_owner;
     s.lead_row = B(no_row);
-    s.second_low = B(0x3F);
+    s.low_five = B(0x1F);
     s.first_looked = B(first_free << 3);
     s.wide = B(slot_wide << 3);
     for (B &part : s.slot) part = B(0);
@@ -85,9 +90,12 @@ struct ThreeByteClassifier : Blocks<A> {
                                                    const Block &second, const Block &third,
                                                    std::uint64_t three,
                                                    std::uint64_t &hot) noexcept {
-    // A lead without a row looks at byte `reserved` (no_row | anything),
-    // which holds no slot.
-    const B index = Isa::permute64(s.lead_row, cur.v[0]) | (second.v[0] & s.second_low);
+    // The row by the lead's low five bits and the second byte's bit 5
+    // (bits 6-7, from the second byte, the permute does not read); a lead
+    // without a row looks at byte `reserved` (no_row | anything), which
+    // holds no slot.
+    const B row = Isa::permute64(s.lead_row, (cur.v[0] & s.low_five) | (second.v[0] & ~s.low_five));
+    const B index = row | (second.v[0] & s.low_five);
     const B slot = Isa::permute256(s.slot, index);
     hot = three & Isa::bits(slot != B(0));
     // The settled cells' characters need no look in the maps: they are
@@ -129,23 +137,25 @@ struct ThreeByteClassifier : Blocks<A> {
       const unsigned i = static_cast<unsigned>(__builtin_ctzll(chars));
       const unsigned lead = q[i];
       const unsigned key = q[i + (Plane1 ? 2 : 1)] & 0x3Fu;  // second byte, or third
+      const unsigned half = key & 0x20u;
       const unsigned h = Plane1 ? 0 : lead & 0x0Fu;
       // UnitClasses' cells are code points >> 6: (h << 6) | key for
       // E0 + h, 0x7C0 | key for F0 9F.
       const unsigned cell = Plane1 ? 0x7C0u | key : (h << 6) | key;
-      unsigned row = lead_row[lead & 0x3Fu];
+      const unsigned row_key = (lead & 0x1Fu) | half;
+      unsigned row = lead_row[row_key];
       if (row == no_row) {
         if (s.rows_used == rows) continue;
-        row = s.rows_used++ << 6;
-        lead_row[lead & 0x3Fu] = static_cast<std::uint8_t>(row);
-        for (unsigned k = 0; k < 64; ++k) {
-          const std::uint64_t bit = std::uint64_t{1} << k;
+        row = s.rows_used++ << 5;
+        lead_row[row_key] = static_cast<std::uint8_t>(row);
+        for (unsigned k = 0; k < 32; ++k) {
+          const std::uint64_t bit = std::uint64_t{1} << (half | k);
           if ((settled[h] & bit) != 0 && (row | k) != reserved)
             slot[row | k] = static_cast<std::uint8_t>(
                 ((settled_wide[h] & bit) != 0 ? slot_wide : slot_narrow) << 3);
         }
       }
-      const unsigned at = row | key;
+      const unsigned at = row | (key & 0x1Fu);
       if (slot[at] != 0 || at == reserved) continue;
       const unsigned k = s.next;
       s.next = k == slot_count - 1 ? first_free : k + 1;
