@@ -10,10 +10,10 @@
 // and tested against the bit of its last byte:
 // all of a block's characters at once, whatever cells they mix, with no
 // branch and no loop on the cells. On x86 the permutes, byte compares and
-// tests all need one execution port, the one that bounds these kernels: a
-// character's byte in the maps comes from word shifts instead, and words
-// test one map of the characters that are not constituents before any
-// other (real text has few).
+// tests all need one execution port, one of the two that bound these
+// kernels: a character's byte in the maps comes from word shifts instead
+// (the other port), and words test one map of the characters that are not
+// constituents before any other (real text has few).
 #pragma once
 
 #include <cstdint>

@@ -7,7 +7,7 @@
 // second byte with two two-vector permutes, as the bit maps are), and a
 // cell's characters are classified by its slot in bit maps of 16
 // cells (cell_bit_maps.hpp). A cell the census settles for the plan
-// (cells_in_stride.hpp's SettledCells) shares one of two slots (one column
+// (census_tables.hpp's SettledCells) shares one of two slots (one column
 // wide or constituent alone, two columns wide); the others take the 13
 // slots left in turn as they are met (install). Text keeps to a few
 // leads and cells: general punctuation and currency (E2 80..82), CJK

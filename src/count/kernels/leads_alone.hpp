@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Over any bytes, each lead judged alone, with cells_in_stride.hpp's census
-// tables and looks: GNU 9.1's words without -m or -L (Plan::utf8_lead_words,
-// lead_run's comment says why that is exact) and -L without -m or -w
-// (Plan::utf8_lead_width, lead_block's).
+// Over any bytes, each lead judged alone, with census_tables.hpp's tables
+// and cells_in_stride.hpp's looks: GNU 9.1's words without -m or -L
+// (Plan::utf8_lead_words, lead_run's comment says why that is exact) and
+// -L without -m or -w (Plan::utf8_lead_width, lead_block's).
 #pragma once
 
 #include <cstddef>
