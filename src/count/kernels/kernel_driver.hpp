@@ -368,7 +368,7 @@ struct SimdKernel : Blocks<A> {
         carry = match.spill;
         const std::uint64_t odd =
             bits(b, [&beyond_census](B v) { return Isa::le(beyond_census, v); });
-        if (odd != 0) sep |= separators_beyond_census(request, q, odd, carry, looked_up);
+        if (odd != 0) sep |= SeparatorPatterns::beyond_census(request, q, odd, carry, looked_up);
       }
       lines += popcount(Classes::newline_bits(b, k));
       Acc::words(acc, sep, ~sep);
