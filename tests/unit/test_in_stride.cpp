@@ -238,6 +238,44 @@ TEST_CASE("words in stride: cells met again after their slots went to others") {
   CHECK(comparisons > before);
 }
 
+TEST_CASE("words in stride: a lead without a row while the slots are narrow") {
+  // With VBMI, while two rows and eight slots hold every three-byte cell met,
+  // the stride looks in the slot table's first vector alone, where a lead
+  // without a row looks at byte 63: the second row's last cell (E3 9F,
+  // settled, here) must not take it, or E1's separators and wide characters
+  // met next would count as that cell's. Then the slots widen mid-run.
+  if (simd_kernels().empty()) return;
+  const std::vector<Case> cases = cell_census_cases();
+  const std::string ascii = [] {
+    std::string a;
+    while (a.size() < 2200) a += "ww ";
+    return a;
+  }();
+  const std::uint64_t before = comparisons;
+  std::string s = ascii;
+  for (const char32_t first : {0x2010u, 0x3001u, 0x37C0u}) {  // E2 80, E3 80, E3 9F
+    for (char32_t k = 0; k < 40; ++k) {
+      append_utf8(s, first + k % 8);
+      if (k % 3 == 0) s += 'w';
+    }
+    s += ascii;
+  }
+  // U+1680 (a separator), U+1100 (two columns), U+1200 (one), then E2's
+  // and E3's again, and cells of more rows and slots than narrow ones hold.
+  for (int round = 0; round < 2; ++round) {
+    for (const char32_t c : {0x1680u, 0x1100u, 0x1200u, 0x201Cu, 0x3001u, 0x1681u})
+      for (int k = 0; k < 9; ++k) {
+        append_utf8(s, c);
+        s += k % 2 == 0 ? "x" : " ";
+      }
+    s += ascii;
+    for (char32_t c = 0x2100; c < 0x2F00; c += 0x100) append_utf8(s, c);
+    s += ascii;
+  }
+  check_exact(s, cases);
+  CHECK(comparisons > before);
+}
+
 TEST_CASE("leads alone: every lead with second bytes and endings around a block's end") {
   if (simd_kernels().empty()) return;  // nothing to compare with the scalar kernel
   // GNU 9.1's words and -L, without -m: blocks judged by their leads.

@@ -96,11 +96,16 @@ struct CellBitMaps : Blocks<A> {
             Isa::permute64(maps.bit, last)};
   }
 
-  /// The bits of `at` whose characters `map` holds.
+  /// The bits of `at` whose characters `map` holds. With FirstEight, every
+  /// character is of the first eight cells, the maps' first vector: one
+  /// single-vector permute, a third of what two vectors cost the port.
+  template <bool FirstEight>
   [[gnu::always_inline]] static std::uint64_t in(const BitMap &map, const Place &where,
                                                  std::uint64_t at) noexcept {
     B byte;
-    if constexpr (Cells == 16)
+    if constexpr (FirstEight)
+      byte = Isa::permute64(map.part[0], where.byte);
+    else if constexpr (Cells == 16)
       byte = Isa::permute128(map.part, where.byte);
     else
       byte = Isa::permute256(map.part, where.byte);
@@ -109,24 +114,24 @@ struct CellBitMaps : Blocks<A> {
 
   /// The characters at the bits of `at`, as CellMasks' bits: the
   /// properties a plan counts (words: separators and transparent ones; -L:
-  /// one and two columns wide).
-  template <bool Words, bool Width>
+  /// one and two columns wide); FirstEight as `in`.
+  template <bool Words, bool Width, bool FirstEight = false>
   [[gnu::always_inline]] static CellMasks classify(const Maps &maps, const Place &where,
                                                    std::uint64_t at) noexcept {
     CellMasks out{0, 0, 0, 0};
     if constexpr (Words) {
-      const std::uint64_t special = in(maps.special, where, at);
+      const std::uint64_t special = in<FirstEight>(maps.special, where, at);
       if (special != 0) {
-        out.separators = in(maps.separators, where, special);
+        out.separators = in<FirstEight>(maps.separators, where, special);
         out.transparent = special & ~out.separators;
       }
     }
     if constexpr (Width) {
       // Each lookup costs the bound port a few operations: none for what
       // no cell has, none for what is left once the wide ones are known.
-      if (maps.any_wide) out.wide = in(maps.wide, where, at);
+      if (maps.any_wide) out.wide = in<FirstEight>(maps.wide, where, at);
       const std::uint64_t rest = at & ~out.wide;
-      if (rest != 0) out.narrow = in(maps.narrow, where, rest);
+      if (rest != 0) out.narrow = in<FirstEight>(maps.narrow, where, rest);
     }
     return out;
   }

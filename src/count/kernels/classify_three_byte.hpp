@@ -14,7 +14,10 @@
 // punctuation and kana (E3 80..83), full-width forms (EF BC..BF). Emoji
 // (F0 9F xx yy) take slots the same way, lead F0 a row of its own: their
 // third byte tells their cells apart as a three-byte character's second
-// does, so the stride looks them up one byte on.
+// does, so the stride looks them up one byte on. While the cells met fit
+// two rows and eight slots (Latin or English text's punctuation, kana),
+// each table is looked up in its first vector alone: one single-vector
+// permute instead of two two-vector ones.
 #pragma once
 
 #include <cstdint>
@@ -42,8 +45,15 @@ struct ThreeByteClassifier : Blocks<A> {
   /// picks: text that mixes scripts (seven leads in bench/run's
   /// multilingual corpus) keeps to one half of most leads.
   static constexpr unsigned rows = 8;
-  /// The slot table's last byte, where a lead without a row looks.
+  /// The slot table's last byte, where a lead without a row looks, and
+  /// the last of its first vector, where it looks while the table is
+  /// narrow: both stay 0.
   static constexpr unsigned reserved = rows * 32 - 1;
+  static constexpr unsigned reserved_narrow = 63;
+  /// While at most two rows and the first eight slots are in use, the
+  /// slot table and the maps are looked up in their first vectors alone.
+  static constexpr unsigned narrow_rows = 2;
+  static constexpr unsigned narrow_slots = 8;
   static constexpr std::uint8_t no_row = 0xFF;
   /// Slot 0: no cell; 1, 2: the settled cells, one column wide and two.
   static constexpr unsigned slot_narrow = 1;
@@ -65,6 +75,11 @@ struct ThreeByteClassifier : Blocks<A> {
     std::uint16_t owner[slot_count];  ///< a free slot's byte of `slot`, or no_owner
     unsigned rows_used;
     unsigned next;  ///< the free slot to take next
+    /// The rows and slots in use fit the tables' first vectors (text with
+    /// a few cells of one or two leads: E2's punctuation and currency in
+    /// Latin or English text): one single-vector permute each looks them
+    /// up (classify's Narrow).
+    bool narrow;
   };
 
   static void clear(Slots &s) noexcept {
@@ -79,13 +94,15 @@ struct ThreeByteClassifier : Blocks<A> {
     for (B &part : s.slot) part = B(0);
     s.rows_used = 0;
     s.next = first_free;
+    s.narrow = true;
   }
 
   /// The characters at the bits of `three` (complete three-byte sequences)
   /// in the block cur, `second` and `third` the blocks one and two bytes
   /// on, whose cells have slots, as CellMasks' bits at their leads; `hot`
-  /// gets their bits.
-  template <bool Words, bool Width>
+  /// gets their bits. Narrow (only while s.narrow): by the tables' first
+  /// vectors alone; without, exact either way.
+  template <bool Words, bool Width, bool Narrow>
   [[gnu::always_inline]] static CellMasks classify(const Slots &s, const Block &cur,
                                                    const Block &second, const Block &third,
                                                    std::uint64_t three,
@@ -96,7 +113,9 @@ struct ThreeByteClassifier : Blocks<A> {
     // holds no slot.
     const B row = Isa::permute64(s.lead_row, (cur.v[0] & s.low_five) | (second.v[0] & ~s.low_five));
     const B index = row | (second.v[0] & s.low_five);
-    const B slot = Isa::permute256(s.slot, index);
+    // Narrow: rows 0 and 1 alone, and a lead without a row at byte
+    // reserved_narrow (no_row | anything, the permute reads six bits).
+    const B slot = Narrow ? Isa::permute64(s.slot[0], index) : Isa::permute256(s.slot, index);
     hot = three & Isa::bits(slot != B(0));
     // The settled cells' characters need no look in the maps: they are
     // constituents, and their slots say one column or two.
@@ -110,7 +129,7 @@ struct ThreeByteClassifier : Blocks<A> {
       }
     }
     if (looked == 0) return settled;
-    CellMasks out = Bits::template classify<Words, Width>(
+    CellMasks out = Bits::template classify<Words, Width, Narrow>(
         s.cells, Bits::place(s.cells, slot, third.v[0]), looked);
     out.narrow |= settled.narrow;
     out.wide |= settled.wide;
@@ -147,24 +166,29 @@ struct ThreeByteClassifier : Blocks<A> {
       if (row == no_row) {
         if (s.rows_used == rows) continue;
         row = s.rows_used++ << 5;
+        s.narrow = s.narrow && s.rows_used <= narrow_rows;
         lead_row[row_key] = static_cast<std::uint8_t>(row);
         for (unsigned k = 0; k < 32; ++k) {
           const std::uint64_t bit = std::uint64_t{1} << (half | k);
-          if ((settled[h] & bit) != 0 && (row | k) != reserved)
+          if ((settled[h] & bit) != 0 && !is_reserved(row | k))
             slot[row | k] = static_cast<std::uint8_t>(
                 ((settled_wide[h] & bit) != 0 ? slot_wide : slot_narrow) << 3);
         }
       }
       const unsigned at = row | (key & 0x1Fu);
-      if (slot[at] != 0 || at == reserved) continue;
+      if (slot[at] != 0 || is_reserved(at)) continue;
       const unsigned k = s.next;
       s.next = k == slot_count - 1 ? first_free : k + 1;
+      s.narrow = s.narrow && k < narrow_slots;
       if (s.owner[k] != no_owner) slot[s.owner[k]] = 0;
       s.owner[k] = static_cast<std::uint16_t>(at);
       slot[at] = static_cast<std::uint8_t>(k << 3);
       Bits::set_cell(s.cells, k, classes.cell_masks(cell));
     }
   }
+
+ private:
+  static bool is_reserved(unsigned at) noexcept { return at == reserved || at == reserved_narrow; }
 };
 
 }  // namespace fastwc::count::kernels
