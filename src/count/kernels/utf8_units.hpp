@@ -72,6 +72,8 @@ struct Utf8Units : Blocks<A> {
   /// bytes of lookahead decide the leads near the block's end.
   template <bool Invalid>
   static Units exact_units(const Block &b, const std::uint8_t *q, bool rfc3629) noexcept {
+    if constexpr (Isa::has_permute64 && lanes == 1)
+      return exact_units_by_bounds<Invalid>(b, q, rfc3629);
     // RFC 3629 refuses the leads F5..FD and F4 90..BF; glibc only FE, FF.
     // (A test that fails a byte that is no lead changes nothing: only
     // need1 bytes can be leads. So 00 stands for "no F4 rule".)
@@ -110,9 +112,19 @@ struct Utf8Units : Blocks<A> {
       }
     }
     const std::uint64_t high = sign_bits(b);
-    // Characters that the block's end cuts: a lead in the last six bytes
-    // whose last byte lies beyond.
-    std::size_t end = 64;
+    const std::size_t end = cut_at(lead, q);
+    std::uint64_t invalid = 0;
+    if constexpr (Invalid) {
+      const std::uint64_t covered =
+          (lead << 1) | (longer[0] << 2) | (longer[1] << 3) | (longer[2] << 4) | (longer[3] << 5);
+      invalid = high & ~lead & ~covered;
+    }
+    return {~high, lead, invalid, end};
+  }
+
+  /// Where the block's end cuts a character: at a lead (bit of `lead`) in
+  /// the last six bytes whose last byte lies beyond; 64 if none does.
+  static std::size_t cut_at(std::uint64_t lead, const std::uint8_t *q) noexcept {
     for (std::uint64_t tail = lead >> 58; tail != 0; tail &= tail - 1) {
       const unsigned i = 58 + static_cast<unsigned>(__builtin_ctzll(tail));
       const unsigned length = q[i] < 0xE0   ? 2
@@ -120,15 +132,72 @@ struct Utf8Units : Blocks<A> {
                               : q[i] < 0xF8 ? 4
                               : q[i] < 0xFC ? 5
                                             : 6;
-      if (i + length > 64) {
-        end = i;
-        break;
-      }
+      if (i + length > 64) return i;
     }
+    return 64;
+  }
+
+ private:
+  /// Bounds of the second byte after each lead C0..FF (by its low six
+  /// bits), in glibc's decoder and in RFC 3629's: lo > hi for the leads
+  /// that never start a character (C0, C1, FE, FF; F5..FD too in RFC 3629).
+  /// What exact_units' compares check, as two tables.
+  struct SecondByteBounds {
+    alignas(64) std::uint8_t lo[64];
+    alignas(64) std::uint8_t hi[64];
+  };
+
+  static constexpr SecondByteBounds second_byte_bounds(bool rfc3629) noexcept {
+    SecondByteBounds t{};
+    for (unsigned lead = 0xC0; lead <= 0xFF; ++lead) {
+      std::uint8_t lo = 0x80, hi = 0xBF;
+      if (lead == 0xE0) lo = 0xA0;  // shorter: overlong
+      if (lead == 0xED) hi = 0x9F;  // D800..DFFF: surrogates
+      if (lead == 0xF0) lo = 0x90;
+      if (lead == 0xF4 && rfc3629) hi = 0x8F;  // above U+10FFFF
+      if (lead == 0xF8) lo = 0x88;             // glibc's five-byte form
+      if (lead == 0xFC) lo = 0x84;             // and six-byte one
+      if (lead < 0xC2 || lead >= (rfc3629 ? 0xF5 : 0xFE)) lo = 0xFF, hi = 0x00;
+      t.lo[lead - 0xC0] = lo;
+      t.hi[lead - 0xC0] = hi;
+    }
+    return t;
+  }
+
+  static constexpr SecondByteBounds glibc_bounds = second_byte_bounds(false);
+  static constexpr SecondByteBounds rfc3629_bounds = second_byte_bounds(true);
+
+  /// exact_units with 64-byte permutes (VBMI): the second byte's bounds by
+  /// the lead, two permutes and two compares, where the general form's
+  /// compares of each special lead and its second byte take fourteen (they
+  /// bound GNU 9.1's -mw on random bytes). A second byte within bounds is
+  /// a continuation byte.
+  template <bool Invalid>
+  static Units exact_units_by_bounds(const Block &b, const std::uint8_t *q, bool rfc3629) noexcept {
+    const SecondByteBounds &t = rfc3629 ? rfc3629_bounds : glibc_bounds;
+    const auto cont = [](B x) { return Isa::continuation(x); };
+    const B v = b.v[0];
+    const B n1 = B::load_unaligned(q + 1);
+    const M need1 = Isa::le(B(0xC0), v);
+    const M need2 = Isa::le(B(0xE0), v);
+    const M need3 = Isa::le(B(0xF0), v);
+    const M need4 = Isa::le(B(0xF8), v);
+    const M need5 = Isa::le(B(0xFC), v);
+    const M within = Isa::le(Isa::permute64(B::load_aligned(t.lo), v), n1) &
+                     Isa::le(n1, Isa::permute64(B::load_aligned(t.hi), v));
+    const M fail = (!within) | (need2 & !cont(B::load_unaligned(q + 2))) |
+                   (need3 & !cont(B::load_unaligned(q + 3))) |
+                   (need4 & !cont(B::load_unaligned(q + 4))) |
+                   (need5 & !cont(B::load_unaligned(q + 5)));
+    const M ok = need1 & !fail;
+    const std::uint64_t lead = Isa::bits(ok);
+    const std::uint64_t high = sign_bits(b);
+    const std::size_t end = cut_at(lead, q);
     std::uint64_t invalid = 0;
     if constexpr (Invalid) {
-      const std::uint64_t covered =
-          (lead << 1) | (longer[0] << 2) | (longer[1] << 3) | (longer[2] << 4) | (longer[3] << 5);
+      const std::uint64_t covered = (lead << 1) | (Isa::bits(ok & need2) << 2) |
+                                    (Isa::bits(ok & need3) << 3) | (Isa::bits(ok & need4) << 4) |
+                                    (Isa::bits(ok & need5) << 5);
       invalid = high & ~lead & ~covered;
     }
     return {~high, lead, invalid, end};
