@@ -238,12 +238,13 @@ TEST_CASE("words in stride: cells met again after their slots went to others") {
   CHECK(comparisons > before);
 }
 
-TEST_CASE("words in stride: a lead without a row while the slots are narrow") {
-  // With VBMI, while two rows and eight slots hold every three-byte cell met,
-  // the stride looks in the slot table's first vector alone, where a lead
-  // without a row looks at byte 63: the second row's last cell (E3 9F,
-  // settled, here) must not take it, or E1's separators and wide characters
-  // met next would count as that cell's. Then the slots widen mid-run.
+TEST_CASE("words in stride: a lead without a row while the slots span fewer vectors") {
+  // With VBMI, while eight slots and two rows (four) hold every three-byte
+  // cell met, the stride looks in the slot table's first vector (two)
+  // alone, where a lead without a row looks at byte 63 (127): the second
+  // (fourth) row's last cell, settled here (E3 9F, E3 BF), must not take
+  // it, or the separators, transparent and wide characters of E1 (EA) met
+  // next would count as that cell's. Then the slots widen mid-run.
   if (simd_kernels().empty()) return;
   const std::vector<Case> cases = cell_census_cases();
   const std::string ascii = [] {
@@ -251,25 +252,22 @@ TEST_CASE("words in stride: a lead without a row while the slots are narrow") {
     while (a.size() < 2200) a += "ww ";
     return a;
   }();
-  const std::uint64_t before = comparisons;
   std::string s = ascii;
-  for (const char32_t first : {0x2010u, 0x3001u, 0x37C0u}) {  // E2 80, E3 80, E3 9F
-    for (char32_t k = 0; k < 40; ++k) {
-      append_utf8(s, first + k % 8);
-      if (k % 3 == 0) s += 'w';
-    }
-    s += ascii;
-  }
-  // U+1680 (a separator), U+1100 (two columns), U+1200 (one), then E2's
-  // and E3's again, and cells of more rows and slots than narrow ones hold.
-  for (int round = 0; round < 2; ++round) {
-    for (const char32_t c : {0x1680u, 0x1100u, 0x1200u, 0x201Cu, 0x3001u, 0x1681u})
-      for (int k = 0; k < 9; ++k) {
+  const auto add = [&s, &ascii](std::initializer_list<char32_t> chars) {
+    for (int k = 0; k < 9; ++k)
+      for (const char32_t c : chars) {
         append_utf8(s, c);
         s += k % 2 == 0 ? "x" : " ";
       }
     s += ascii;
-    for (char32_t c = 0x2100; c < 0x2F00; c += 0x100) append_utf8(s, c);
+  };
+  const std::uint64_t before = comparisons;
+  for (int round = 0; round < 2; ++round) {
+    add({0x2010, 0x201C, 0x3001, 0x37C0});  // E2 80, E3 80, E3 9F: two rows
+    add({0x1680, 0x1100, 0x1200, 0x1681});  // E1 at byte 63; then its row, the third
+    add({0x3800, 0x3FC0});                  // E3 A0 and E3 BF: the fourth row
+    add({0xAC00, 0xA82D, 0xA830, 0xAC01});  // EA at byte 127
+    for (char32_t c = 0x2100; c < 0x2F00; c += 0x100) append_utf8(s, c);  // more rows
     s += ascii;
   }
   check_exact(s, cases);

@@ -346,10 +346,11 @@ struct CellsInStride : CensusTables<A> {
         four & Isa::bits(cur.v[0] == B(0xF0)) & Isa::bits(load(q + 1).v[0] == B(0x9F));
     EmojiFound out{{0, 0, 0, 0}, 0};
     if (plane1 != 0)
-      // The two-vector lookups, exact whether or not the slots are narrow:
-      // emoji's cells seldom are, and the test cost emoji's words 0.92x.
-      out.found = ThreeByte::template classify<Words, Width, false>(slots, cur, load(q + 2),
-                                                                    load(q + 3), plane1, out.hot);
+      // The lookups of every vector, exact whatever the slots' span:
+      // emoji's cells seldom fit fewer, and the test cost emoji's words
+      // 0.92x.
+      out.found = ThreeByte::template classify<Words, Width, 4>(slots, cur, load(q + 2),
+                                                                load(q + 3), plane1, out.hot);
     return out;
   }
 
@@ -371,19 +372,21 @@ struct CellsInStride : CensusTables<A> {
                     const Tables &t, CellCache &cache, const std::uint8_t *p, std::size_t pos,
                     std::size_t n, UnitAccumulator &result) noexcept {
     if constexpr (Isa::has_permute64) {
-      if (cache.slots.narrow)
-        return run_loop<Rule95, Words, Width, busy, true>(classes, check, t, cache, p, pos, n,
-                                                          result);
+      if (cache.slots.span == 1)
+        return run_loop<Rule95, Words, Width, busy, 1>(classes, check, t, cache, p, pos, n, result);
+      if (cache.slots.span == 2)
+        return run_loop<Rule95, Words, Width, busy, 2>(classes, check, t, cache, p, pos, n, result);
     }
-    return run_loop<Rule95, Words, Width, busy, false>(classes, check, t, cache, p, pos, n, result);
+    return run_loop<Rule95, Words, Width, busy, 4>(classes, check, t, cache, p, pos, n, result);
   }
 
-  /// run, with the three-byte slots narrow (ThreeByteClassifier's
-  /// classify) or not; a narrow run stops after the block whose new
-  /// cells widened them. Two loops: both lookups in one cost the loop its
-  /// registers (Greek's and Chinese's -mw under 9.5 0.73x, though Greek
-  /// has no three-byte character).
-  template <bool Rule95, bool Words, bool Width, Busy busy, bool Narrow>
+  /// run, with the three-byte slots looked up in their first Span vectors
+  /// (ThreeByteClassifier's classify); a run with fewer than four stops
+  /// after the block whose new cells widened the slots' span. A loop for
+  /// each span: two lookups in one loop cost it its registers (Greek's
+  /// and Chinese's -mw under 9.5 0.73x, though Greek has no three-byte
+  /// character).
+  template <bool Rule95, bool Words, bool Width, Busy busy, unsigned Span>
   [[gnu::noinline]] static RunEnd run_loop(const UnitClasses &classes,
                                            const typename Validation::Validator &check,
                                            const Tables &t, CellCache &cache, const std::uint8_t *p,
@@ -428,7 +431,7 @@ struct CellsInStride : CensusTables<A> {
                 pending & ~Isa::sign_bits(Isa::template shift_left_words<3>(cur.v[0]));
             if (three != 0) {
               std::uint64_t hot = 0;
-              f.add(ThreeByte::template classify<Words, Width, Narrow>(
+              f.add(ThreeByte::template classify<Words, Width, Span>(
                   cache.slots, cur, load(p + pos + 1), load(p + pos + 2), three, hot));
               pending &= ~hot;
             }
@@ -446,7 +449,7 @@ struct CellsInStride : CensusTables<A> {
             stopped_busy = true;
             break;
           }
-          if constexpr (Narrow) widened = !cache.slots.narrow;
+          if constexpr (Span < 4) widened = cache.slots.span != Span;
         }
       }
       if constexpr (Words) {

@@ -15,9 +15,10 @@
 // (F0 9F xx yy) take slots the same way, lead F0 a row of its own: their
 // third byte tells their cells apart as a three-byte character's second
 // does, so the stride looks them up one byte on. While the cells met fit
-// two rows and eight slots (Latin or English text's punctuation, kana),
-// each table is looked up in its first vector alone: one single-vector
-// permute instead of two two-vector ones.
+// eight slots and two rows (Latin or English text's punctuation, kana) or
+// four (Chinese punctuation), the tables are looked up in their first
+// vectors alone: a single-vector permute for the maps, and one or one
+// two-vector permute for the slot table, instead of two two-vector ones.
 #pragma once
 
 #include <cstdint>
@@ -45,14 +46,11 @@ struct ThreeByteClassifier : Blocks<A> {
   /// picks: text that mixes scripts (seven leads in bench/run's
   /// multilingual corpus) keeps to one half of most leads.
   static constexpr unsigned rows = 8;
-  /// The slot table's last byte, where a lead without a row looks, and
-  /// the last of its first vector, where it looks while the table is
-  /// narrow: both stay 0.
-  static constexpr unsigned reserved = rows * 32 - 1;
-  static constexpr unsigned reserved_narrow = 63;
-  /// While at most two rows and the first eight slots are in use, the
-  /// slot table and the maps are looked up in their first vectors alone.
-  static constexpr unsigned narrow_rows = 2;
+  /// Where a lead without a row looks in the slot table, the last byte of
+  /// the vectors looked up (Slots::span: one, two or four): they stay 0.
+  static constexpr unsigned reserved[] = {63, 127, rows * 32 - 1};
+  /// While the first eight slots hold every cell met, the maps are looked
+  /// up in their first vector alone (cell_bit_maps.hpp's FirstEight).
   static constexpr unsigned narrow_slots = 8;
   static constexpr std::uint8_t no_row = 0xFF;
   /// Slot 0: no cell; 1, 2: the settled cells, one column wide and two.
@@ -70,16 +68,17 @@ struct ThreeByteClassifier : Blocks<A> {
     B first_looked;
     B wide;
     /// Byte (row << 5) | (second byte & 0x1F): the cell's slot << 3, or 0.
-    /// Byte `reserved` stays 0.
+    /// The `reserved` bytes stay 0.
     B slot[rows * 32 / 64];
     std::uint16_t owner[slot_count];  ///< a free slot's byte of `slot`, or no_owner
     unsigned rows_used;
     unsigned next;  ///< the free slot to take next
-    /// The rows and slots in use fit the tables' first vectors (text with
-    /// a few cells of one or two leads: E2's punctuation and currency in
-    /// Latin or English text): one single-vector permute each looks them
-    /// up (classify's Narrow).
-    bool narrow;
+    /// The vectors of the slot table that hold the rows in use (two rows
+    /// a vector), while the slots in use are the first eight: 1 or 2 (text
+    /// with a few cells of a few leads: E2's punctuation and currency in
+    /// Latin or English text); else 4, the maps' two vectors too. It only
+    /// grows (classify's Span).
+    unsigned span;
   };
 
   static void clear(Slots &s) noexcept {
@@ -94,15 +93,15 @@ struct ThreeByteClassifier : Blocks<A> {
     for (B &part : s.slot) part = B(0);
     s.rows_used = 0;
     s.next = first_free;
-    s.narrow = true;
+    s.span = 1;
   }
 
   /// The characters at the bits of `three` (complete three-byte sequences)
   /// in the block cur, `second` and `third` the blocks one and two bytes
   /// on, whose cells have slots, as CellMasks' bits at their leads; `hot`
-  /// gets their bits. Narrow (only while s.narrow): by the tables' first
-  /// vectors alone; without, exact either way.
-  template <bool Words, bool Width, bool Narrow>
+  /// gets their bits. By the tables' first Span vectors, so Span must be at
+  /// least s.span (4 is exact always).
+  template <bool Words, bool Width, unsigned Span>
   [[gnu::always_inline]] static CellMasks classify(const Slots &s, const Block &cur,
                                                    const Block &second, const Block &third,
                                                    std::uint64_t three,
@@ -113,9 +112,18 @@ struct ThreeByteClassifier : Blocks<A> {
     // holds no slot.
     const B row = Isa::permute64(s.lead_row, (cur.v[0] & s.low_five) | (second.v[0] & ~s.low_five));
     const B index = row | (second.v[0] & s.low_five);
-    // Narrow: rows 0 and 1 alone, and a lead without a row at byte
-    // reserved_narrow (no_row | anything, the permute reads six bits).
-    const B slot = Narrow ? Isa::permute64(s.slot[0], index) : Isa::permute256(s.slot, index);
+    // A lead without a row looks at the last byte of the Span vectors
+    // (no_row | anything: the permutes read six, seven or eight bits).
+    static_assert(Span == 1 || Span == 2 || Span == 4, "one, two or four vectors");
+    B slot;
+    if constexpr (Span == 1) {
+      slot = Isa::permute64(s.slot[0], index);
+    } else if constexpr (Span == 2) {
+      const B first_two[2] = {s.slot[0], s.slot[1]};
+      slot = Isa::permute128(first_two, index);
+    } else {
+      slot = Isa::permute256(s.slot, index);
+    }
     hot = three & Isa::bits(slot != B(0));
     // The settled cells' characters need no look in the maps: they are
     // constituents, and their slots say one column or two.
@@ -129,7 +137,7 @@ struct ThreeByteClassifier : Blocks<A> {
       }
     }
     if (looked == 0) return settled;
-    CellMasks out = Bits::template classify<Words, Width, Narrow>(
+    CellMasks out = Bits::template classify<Words, Width, (Span < 4)>(
         s.cells, Bits::place(s.cells, slot, third.v[0]), looked);
     out.narrow |= settled.narrow;
     out.wide |= settled.wide;
@@ -166,7 +174,7 @@ struct ThreeByteClassifier : Blocks<A> {
       if (row == no_row) {
         if (s.rows_used == rows) continue;
         row = s.rows_used++ << 5;
-        s.narrow = s.narrow && s.rows_used <= narrow_rows;
+        s.span = s.span > 2 || s.rows_used > 4 ? 4 : s.rows_used > 2 ? 2 : 1;
         lead_row[row_key] = static_cast<std::uint8_t>(row);
         for (unsigned k = 0; k < 32; ++k) {
           const std::uint64_t bit = std::uint64_t{1} << (half | k);
@@ -179,7 +187,7 @@ struct ThreeByteClassifier : Blocks<A> {
       if (slot[at] != 0 || is_reserved(at)) continue;
       const unsigned k = s.next;
       s.next = k == slot_count - 1 ? first_free : k + 1;
-      s.narrow = s.narrow && k < narrow_slots;
+      if (k >= narrow_slots) s.span = 4;
       if (s.owner[k] != no_owner) slot[s.owner[k]] = 0;
       s.owner[k] = static_cast<std::uint16_t>(at);
       slot[at] = static_cast<std::uint8_t>(k << 3);
@@ -188,7 +196,9 @@ struct ThreeByteClassifier : Blocks<A> {
   }
 
  private:
-  static bool is_reserved(unsigned at) noexcept { return at == reserved || at == reserved_narrow; }
+  static bool is_reserved(unsigned at) noexcept {
+    return at == reserved[0] || at == reserved[1] || at == reserved[2];
+  }
 };
 
 }  // namespace fastwc::count::kernels
