@@ -281,8 +281,10 @@ def script_goals(b):
             f"`fast{mode}` vs `fastwc -l`, every per-script corpus (worst shown), LC_ALL=C.UTF-8", target,
             worst[0] if worst else None, ", ".join(f"{n} {r:.2f}" for r, n in sorted(ratios)),
             "counting, on both CPUs (user time): the kernel's work on characters whose lead byte does not settle "
-            "them (with VBMI the hot cells' permutes and the looks at mixed cells; without it, for emoji and "
-            "mixed scripts, the table's gathers); bench/micro/RESULTS.md has each corpus's kernel speed per ISA."
+            "them (with VBMI the bit maps' and slots' permutes, and the branches of text whose blocks now need "
+            "them and now not, mispredicted on data the core has not seen: Latin, Cyrillic; without VBMI the "
+            "looks at mixed cells and, for emoji and mixed scripts, the table's gathers); bench/micro/RESULTS.md "
+            "has each corpus's kernel speed per ISA, on repeated and on new data."
             if label != "-m" else SHARED_CPUS,
             "no per-script rows (--only without scripts)"))
     return goals

@@ -340,7 +340,11 @@ void usage() {
       "  --mode, --corpus: only rows whose mode or corpus name contains TEXT;\n"
       "  --kernel: only that kernel's column;\n"
       "  --scripts=DIR: also the per-script corpora DIR/<script>.txt\n"
-      "  (python3 bench/lib/corpus.py --scripts DIR), repeated to each size.");
+      "  (python3 bench/lib/corpus.py --scripts DIR), repeated to each size.\n"
+      "  Each buffer is counted again and again: at 256 KiB the branch\n"
+      "  predictor learns it, so branchy kernels measure faster than on new\n"
+      "  text; 64 MiB corpora (--size 67108864) with --size=4096 show the\n"
+      "  speed on data not seen before (HACKING.md).");
 }
 
 }  // namespace
