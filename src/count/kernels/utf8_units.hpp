@@ -72,16 +72,56 @@ struct Utf8Units : Blocks<A> {
   /// bytes of lookahead decide the leads near the block's end.
   template <bool Invalid>
   static Units exact_units(const Block &b, const std::uint8_t *q, bool rfc3629) noexcept {
+    ValidLeads v{};
     if constexpr (Isa::has_permute64 && lanes == 1)
-      return exact_units_by_bounds<Invalid>(b, q, rfc3629);
+      v = leads_by_bounds<Invalid>(b, q, rfc3629);
+    else
+      v = leads_by_compares<Invalid>(b, q, rfc3629);
+    const std::uint64_t high = sign_bits(b);
+    // Characters that the block's end cuts: a lead in the last six bytes
+    // whose last byte lies beyond.
+    std::size_t end = 64;
+    for (std::uint64_t tail = v.lead >> 58; tail != 0; tail &= tail - 1) {
+      const unsigned i = 58 + static_cast<unsigned>(__builtin_ctzll(tail));
+      const unsigned length = q[i] < 0xE0   ? 2
+                              : q[i] < 0xF0 ? 3
+                              : q[i] < 0xF8 ? 4
+                              : q[i] < 0xFC ? 5
+                                            : 6;
+      if (i + length > 64) {
+        end = i;
+        break;
+      }
+    }
+    std::uint64_t invalid = 0;
+    if constexpr (Invalid) {
+      const std::uint64_t covered = (v.lead << 1) | (v.longer[0] << 2) | (v.longer[1] << 3) |
+                                    (v.longer[2] << 4) | (v.longer[3] << 5);
+      invalid = high & ~v.lead & ~covered;
+    }
+    return {~high, v.lead, invalid, end};
+  }
+
+ private:
+  /// The leads of valid sequences, and (with Invalid) those of 3, 4, 5 and
+  /// 6 bytes among them.
+  struct ValidLeads {
+    std::uint64_t lead;
+    std::uint64_t longer[4];
+  };
+
+  /// exact_units' leads by compares of each lead that a second byte may
+  /// fail with its second byte.
+  template <bool Invalid>
+  static ValidLeads leads_by_compares(const Block &b, const std::uint8_t *q,
+                                      bool rfc3629) noexcept {
     // RFC 3629 refuses the leads F5..FD and F4 90..BF; glibc only FE, FF.
     // (A test that fails a byte that is no lead changes nothing: only
     // need1 bytes can be leads. So 00 stands for "no F4 rule".)
     const B first_bad_lead(rfc3629 ? 0xF5 : 0xFE);
     const B capped_lead(rfc3629 ? 0xF4 : 0x00);
     const Block next[5] = {load(q + 1), load(q + 2), load(q + 3), load(q + 4), load(q + 5)};
-    std::uint64_t lead = 0;
-    std::uint64_t longer[4] = {0, 0, 0, 0};  // leads of 3, 4, 5 and 6 bytes
+    ValidLeads out{};
     for (std::size_t l = 0; l < lanes; ++l) {
       const B v = b.v[l];
       const auto cont = [](B x) { return Isa::continuation(x); };
@@ -103,45 +143,21 @@ struct Utf8Units : Blocks<A> {
              ((v == B(0xF8)) & Isa::le(n1, B(0x87))) | ((v == B(0xFC)) & Isa::le(n1, B(0x83)));
       const M ok = need1 & !fail;
       const unsigned shift = static_cast<unsigned>(l * width);
-      lead |= Isa::bits(ok) << shift;
+      out.lead |= Isa::bits(ok) << shift;
       if constexpr (Invalid) {
-        longer[0] |= Isa::bits(ok & need2) << shift;
-        longer[1] |= Isa::bits(ok & need3) << shift;
-        longer[2] |= Isa::bits(ok & need4) << shift;
-        longer[3] |= Isa::bits(ok & need5) << shift;
+        out.longer[0] |= Isa::bits(ok & need2) << shift;
+        out.longer[1] |= Isa::bits(ok & need3) << shift;
+        out.longer[2] |= Isa::bits(ok & need4) << shift;
+        out.longer[3] |= Isa::bits(ok & need5) << shift;
       }
     }
-    const std::uint64_t high = sign_bits(b);
-    const std::size_t end = cut_at(lead, q);
-    std::uint64_t invalid = 0;
-    if constexpr (Invalid) {
-      const std::uint64_t covered =
-          (lead << 1) | (longer[0] << 2) | (longer[1] << 3) | (longer[2] << 4) | (longer[3] << 5);
-      invalid = high & ~lead & ~covered;
-    }
-    return {~high, lead, invalid, end};
+    return out;
   }
 
-  /// Where the block's end cuts a character: at a lead (bit of `lead`) in
-  /// the last six bytes whose last byte lies beyond; 64 if none does.
-  static std::size_t cut_at(std::uint64_t lead, const std::uint8_t *q) noexcept {
-    for (std::uint64_t tail = lead >> 58; tail != 0; tail &= tail - 1) {
-      const unsigned i = 58 + static_cast<unsigned>(__builtin_ctzll(tail));
-      const unsigned length = q[i] < 0xE0   ? 2
-                              : q[i] < 0xF0 ? 3
-                              : q[i] < 0xF8 ? 4
-                              : q[i] < 0xFC ? 5
-                                            : 6;
-      if (i + length > 64) return i;
-    }
-    return 64;
-  }
-
- private:
   /// Bounds of the second byte after each lead C0..FF (by its low six
   /// bits), in glibc's decoder and in RFC 3629's: lo > hi for the leads
   /// that never start a character (C0, C1, FE, FF; F5..FD too in RFC 3629).
-  /// What exact_units' compares check, as two tables.
+  /// What leads_by_compares' compares check, as two tables.
   struct SecondByteBounds {
     alignas(64) std::uint8_t lo[64];
     alignas(64) std::uint8_t hi[64];
@@ -167,13 +183,13 @@ struct Utf8Units : Blocks<A> {
   static constexpr SecondByteBounds glibc_bounds = second_byte_bounds(false);
   static constexpr SecondByteBounds rfc3629_bounds = second_byte_bounds(true);
 
-  /// exact_units with 64-byte permutes (VBMI): the second byte's bounds by
-  /// the lead, two permutes and two compares, where the general form's
-  /// compares of each special lead and its second byte take fourteen (they
-  /// bound GNU 9.1's -mw on random bytes). A second byte within bounds is
-  /// a continuation byte.
+  /// exact_units' leads with 64-byte permutes (VBMI): the second byte's
+  /// bounds by the lead, two permutes and two compares, where the compares
+  /// of each special lead and its second byte take fourteen (they bound
+  /// GNU 9.1's -mw on random bytes). A second byte within bounds is a
+  /// continuation byte.
   template <bool Invalid>
-  static Units exact_units_by_bounds(const Block &b, const std::uint8_t *q, bool rfc3629) noexcept {
+  static ValidLeads leads_by_bounds(const Block &b, const std::uint8_t *q, bool rfc3629) noexcept {
     const SecondByteBounds &t = rfc3629 ? rfc3629_bounds : glibc_bounds;
     const auto cont = [](B x) { return Isa::continuation(x); };
     const B v = b.v[0];
@@ -190,17 +206,14 @@ struct Utf8Units : Blocks<A> {
                    (need4 & !cont(B::load_unaligned(q + 4))) |
                    (need5 & !cont(B::load_unaligned(q + 5)));
     const M ok = need1 & !fail;
-    const std::uint64_t lead = Isa::bits(ok);
-    const std::uint64_t high = sign_bits(b);
-    const std::size_t end = cut_at(lead, q);
-    std::uint64_t invalid = 0;
+    ValidLeads out{Isa::bits(ok), {0, 0, 0, 0}};
     if constexpr (Invalid) {
-      const std::uint64_t covered = (lead << 1) | (Isa::bits(ok & need2) << 2) |
-                                    (Isa::bits(ok & need3) << 3) | (Isa::bits(ok & need4) << 4) |
-                                    (Isa::bits(ok & need5) << 5);
-      invalid = high & ~lead & ~covered;
+      out.longer[0] = Isa::bits(ok & need2);
+      out.longer[1] = Isa::bits(ok & need3);
+      out.longer[2] = Isa::bits(ok & need4);
+      out.longer[3] = Isa::bits(ok & need5);
     }
-    return {~high, lead, invalid, end};
+    return out;
   }
 };
 
