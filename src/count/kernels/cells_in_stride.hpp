@@ -21,7 +21,10 @@
 // up by the last byte); past max_rounds, one by one (classify_multibyte).
 // With VBMI, first: all two-byte characters by bit maps of their cells
 // (classify_two_byte.hpp), three-byte ones by the slots the looks gave
-// their cells (classify_three_byte.hpp).
+// their cells (classify_three_byte.hpp). With byte shuffles alone (SSSE3,
+// AVX2, AVX-512BW), first: the settled rows and slots the looks gave the
+// leads and cells they met (classify_by_cell_slots.hpp). The looks
+// themselves are cell_looks.hpp's.
 // What "settled" means is the plan's: constituents alone for words, one
 // width alone for -L, both for both (census_tables.hpp).
 #pragma once
@@ -32,8 +35,7 @@
 #include "count/cell_census.hpp"
 #include "count/kernels/blocks.hpp"
 #include "count/kernels/c_byte_classes.hpp"
-#include "count/kernels/census_tables.hpp"
-#include "count/kernels/classify_by_cell.hpp"
+#include "count/kernels/cell_looks.hpp"
 #include "count/kernels/classify_three_byte.hpp"
 #include "count/kernels/classify_two_byte.hpp"
 #include "count/kernels/kernel.hpp"
@@ -46,8 +48,8 @@
 namespace fastwc::count::kernels {
 
 template <class A>
-struct CellsInStride : CensusTables<A> {
-  using Base = CensusTables<A>;
+struct CellsInStride : CellLooks<A> {
+  using Base = CellLooks<A>;
   using Base::bits;
   using Base::lead_sets;
   using Base::load;
@@ -63,8 +65,12 @@ struct CellsInStride : CensusTables<A> {
   using Classes = CByteClasses<A>;
   using Acc = Accumulate<A>;
   using TwoByte = TwoByteClassifier<A>;
-  using ThreeByte = ThreeByteClassifier<A>;
-
+  using Base::cached;
+  using Base::uses_cell_slots;
+  using typename Base::CellCache;
+  using typename Base::CellSlots;
+  using typename Base::Found;
+  using typename Base::ThreeByte;
   /// Lookups (a lead or a cell each) a block before the rest go one by one.
   static constexpr unsigned max_rounds = 12;
   /// Lead-level looks in the loop itself, before classify is called.
@@ -72,113 +78,11 @@ struct CellsInStride : CensusTables<A> {
   /// Cells a three-byte lead's look there takes too.
   static constexpr unsigned inline_cells = 3;
 
-  /// The cells a kernel call has used lately, direct-mapped; with VBMI, slots.
-  struct CellCache {
-    static constexpr unsigned size = 64;
-    std::uint32_t key[size];
-    CellMasks cell[size];
-    typename ThreeByte::Slots slots;
-  };
-
-  static void clear(CellCache &cache) noexcept {
-    for (std::uint32_t &k : cache.key) k = ~std::uint32_t{0};
-    if constexpr (Isa::has_permute64) ThreeByte::clear(cache.slots);
-  }
-
-  [[gnu::always_inline]] static const CellMasks &cached(const UnitClasses &classes,
-                                                        CellCache &cache,
-                                                        std::uint32_t index) noexcept {
-    // Fibonacci hashing: the cells of one block of code points (emoji's
-    // F0 9F 80..BF) and a lead's cells spread over the slots.
-    const unsigned slot = (index * 0x9E3779B1u) >> 26;
-    if (cache.key[slot] != index) {
-      cache.cell[slot] = classes.cell_masks(index);
-      cache.key[slot] = index;
-    }
-    return cache.cell[slot];
-  }
-
-  /// What the looks find, as bits at the characters' leads: separators,
-  /// transparent characters, one and two columns wide.
-  struct Found {
-    std::uint64_t sep;
-    std::uint64_t trans;
-    std::uint64_t narrow;
-    std::uint64_t wide;
-
-    /// Adds what a classifier of characters found (CellMasks' bits).
-    void add(const CellMasks &c) noexcept {
-      sep |= c.separators;
-      trans |= c.transparent;
-      narrow |= c.narrow;
-      wide |= c.wide;
-    }
-  };
-
-  /// The characters at the bits of `at`, all of the cell `m`, by the bytes
-  /// `last` that end them (bit i: the character whose last byte is
-  /// last[i]).
-  template <bool Words, bool Width>
-  [[gnu::always_inline]] static void apply_cell(const CellMasks &m, const Block &last,
-                                                std::uint64_t at, Found &f) noexcept {
-    constexpr std::uint64_t all = ~std::uint64_t{0};
-    if constexpr (Words) {
-      if (m.separators != 0) f.sep |= at & CellClassifier<A>::exception_bits(last, m.separators);
-      if (m.transparent != 0)
-        f.trans |= at & CellClassifier<A>::exception_bits(last, m.transparent);
-    }
-    if constexpr (Width) {
-      if (m.narrow == all)
-        f.narrow |= at;
-      else if (m.narrow != 0)
-        f.narrow |= at & CellClassifier<A>::exception_bits(last, m.narrow);
-      if (m.wide == all)
-        f.wide |= at;
-      else if (m.wide != 0)
-        f.wide |= at & CellClassifier<A>::exception_bits(last, m.wide);
-    }
-  }
-
-  /// Those of the characters at the bits of `same` (three or four bytes
-  /// long, all led by `lead`) whose cell is settled for the plan: a
-  /// three-byte lead's by their second byte, plane 1's (F0 9F: emoji) by
-  /// their third. With -L, their widths go to f.
-  template <bool Width>
-  [[gnu::always_inline]] static std::uint64_t settle(const SettledCells &cells, std::uint8_t lead,
-                                                     std::uint64_t same, const Block &second,
-                                                     const std::uint8_t *q, Found &f) noexcept {
-    std::uint64_t done = 0;
-    std::uint64_t wide = 0;
-    if (lead < 0xF0) {
-      const unsigned h = lead & 0x0Fu;
-      done = same & CellClassifier<A>::exception_bits(second, cells.three_byte[h]);
-      if constexpr (Width) {
-        if (done != 0 && cells.three_byte_wide[h] != 0)
-          wide = done & CellClassifier<A>::exception_bits(second, cells.three_byte_wide[h]);
-      }
-    } else {
-      if (lead != 0xF0) return 0;
-      const std::uint64_t plane1 = same & bits(second, [](B v) { return v == B(0x9F); });
-      if (plane1 == 0) return 0;
-      const Block third = load(q + 2);
-      done = plane1 & CellClassifier<A>::exception_bits(third, cells.plane1);
-      if constexpr (Width) {
-        if (done != 0 && cells.plane1_wide != 0)
-          wide = done & CellClassifier<A>::exception_bits(third, cells.plane1_wide);
-      }
-    }
-    if constexpr (Width) {
-      f.wide |= wide;
-      f.narrow |= done & ~wide;
-    }
-    return done;
-  }
-
   /// Adds to `out` what the characters that start at the bits of `pending`
   /// (leads the census does not settle) are, as bits at their leads. Out
   /// of line: classify_leads' looks in the loop leave it only blocks that
   /// mix more leads or cells than those, and the loop keeps its registers.
-  template <bool Words, bool Width>
+  template <bool Words, bool Width, bool Slots>
   [[gnu::noinline]] static void classify(const UnitClasses &classes, const Tables &t,
                                          CellCache &cache, const std::uint8_t *q, const Block &cur,
                                          std::uint64_t pending, Found &out) noexcept {
@@ -195,11 +99,14 @@ struct CellsInStride : CensusTables<A> {
       const std::uint8_t lead = q[__builtin_ctzll(pending)];
       std::uint64_t same = pending & bits(cur, [lead](B v) { return v == B(lead); });
       if (lead < 0xE0) {
-        apply_cell<Words, Width>(census.two_byte[lead & 0x1F], second, same, f);
+        Base::template apply_cell<Words, Width>(census.two_byte[lead & 0x1F], second, same, f);
+        if constexpr (Slots)
+          if (CellSlots::wants_two(cache.shuffled, lead))
+            CellSlots::install_two(cache.shuffled, lead, census.two_byte[lead & 0x1F]);
         pending &= ~same;
         continue;
       }
-      const std::uint64_t done = settle<Width>(*t.cells, lead, same, second, q, f);
+      const std::uint64_t done = Base::template settle<Width>(*t.cells, lead, same, second, q, f);
       pending &= ~done;
       same &= ~done;
       if (!loaded3) {
@@ -215,6 +122,9 @@ struct CellsInStride : CensusTables<A> {
         const Block *last = &third;
         if (lead < 0xF0) {
           index = ((lead & 0x0Fu) << 6) | (s & 0x3Fu);
+          if constexpr (Slots)
+            if (CellSlots::wants_three(cache.shuffled, lead, s))
+              CellSlots::install_three(classes, cache.shuffled, lead, s);
         } else {
           const std::uint8_t u = q[i + 2];
           in_cell &= bits(third, [u](B v) { return v == B(u); });
@@ -225,7 +135,7 @@ struct CellsInStride : CensusTables<A> {
           }
           last = &fourth;
         }
-        apply_cell<Words, Width>(cached(classes, cache, index), *last, in_cell, f);
+        Base::template apply_cell<Words, Width>(cached(classes, cache, index), *last, in_cell, f);
         same &= ~in_cell;
         pending &= ~in_cell;
         ++rounds;
@@ -258,8 +168,10 @@ struct CellsInStride : CensusTables<A> {
   /// Adds to f what the characters that start at the bits of `pending` in
   /// the block cur at q are (complete valid sequences whose leads the
   /// census does not settle; q[64..66] readable), as bits at their leads;
-  /// or returns false, f incomplete, where `busy` says to give up.
-  template <bool Words, bool Width, Busy busy>
+  /// or returns false, f incomplete, where `busy` says to give up. Slots:
+  /// whether the leads and cells looked at take CellSlots' rows and slots
+  /// (StridePolicy::cell_slots).
+  template <bool Words, bool Width, Busy busy, bool Slots>
   [[gnu::always_inline]] static bool classify_leads(const UnitClasses &classes, const Tables &t,
                                                     CellCache &cache, const std::uint8_t *q,
                                                     const Block &cur, std::uint64_t pending,
@@ -274,10 +186,17 @@ struct CellsInStride : CensusTables<A> {
       const std::uint64_t same = unlooked & bits(cur, [lead](B v) { return v == B(lead); });
       unlooked &= ~same;
       if (lead < 0xE0) {
-        apply_cell<Words, Width>(t.census->two_byte[lead & 0x1F], second, same, f);
+        Base::template apply_cell<Words, Width>(t.census->two_byte[lead & 0x1F], second, same, f);
         pending &= ~same;
       } else if (lead < 0xF0) {
-        const std::uint64_t rest = same & ~settle<Width>(*t.cells, lead, same, second, q, f);
+        const std::uint64_t settled =
+            Base::template settle<Width>(*t.cells, lead, same, second, q, f);
+        const std::uint64_t rest = same & ~settled;
+        if constexpr (Slots) {
+          if (settled != 0 && CellSlots::wants_row(cache.shuffled, lead))
+            CellSlots::install_row(cache.shuffled, lead, t.cells->three_byte[lead & 0x0Fu],
+                                   t.cells->three_byte_wide[lead & 0x0Fu]);
+        }
         pending &= ~same | rest;
         if constexpr (Isa::has_permute64 && busy != Busy::never) {
           // Slots for their cells, for the blocks after, where there is room.
@@ -295,13 +214,16 @@ struct CellsInStride : CensusTables<A> {
         for (unsigned c = 0; c < inline_cells && rest_cells != 0; ++c) {
           const std::uint8_t s = q[__builtin_ctzll(rest_cells) + 1];
           const std::uint64_t in_cell = rest_cells & bits(second, [s](B v) { return v == B(s); });
-          apply_cell<Words, Width>(cached(classes, cache, ((lead & 0x0Fu) << 6) | (s & 0x3Fu)),
-                                   load(q + 2), in_cell, f);
+          Base::template apply_cell<Words, Width>(
+              cached(classes, cache, ((lead & 0x0Fu) << 6) | (s & 0x3Fu)), load(q + 2), in_cell, f);
+          if constexpr (Slots)
+            if (CellSlots::wants_three(cache.shuffled, lead, s))
+              CellSlots::install_three(classes, cache.shuffled, lead, s);
           pending &= ~in_cell;
           rest_cells &= ~in_cell;
         }
       } else {
-        const std::uint64_t done = settle<Width>(*t.cells, lead, same, second, q, f);
+        const std::uint64_t done = Base::template settle<Width>(*t.cells, lead, same, second, q, f);
         pending &= ~done;
         if constexpr (Isa::has_permute64 && busy != Busy::never) {
           // Emoji (F0 9F) take slots too, by their third byte.
@@ -318,7 +240,7 @@ struct CellsInStride : CensusTables<A> {
     // Into a copy: f itself never has its address taken, so the loop keeps
     // it in registers.
     Found rest{0, 0, 0, 0};
-    classify<Words, Width>(classes, t, cache, q, cur, pending, rest);
+    classify<Words, Width, Slots>(classes, t, cache, q, cur, pending, rest);
     f.sep |= rest.sep;
     f.trans |= rest.trans;
     f.narrow |= rest.narrow;
@@ -367,17 +289,22 @@ struct CellsInStride : CensusTables<A> {
   /// would pass the chunk's lookahead, at a block of plain ASCII, or at a
   /// busy block (Busy: `busy` says which); returns where, which may be
   /// inside a character counted already (its bytes there change nothing).
-  template <bool Rule95, bool Words, bool Width, Busy busy>
+  /// Slots: whether CellSlots' rows and slots classify first, and the
+  /// looks fill them (StridePolicy::cell_slots).
+  template <bool Rule95, bool Words, bool Width, Busy busy, bool Slots>
   static RunEnd run(const UnitClasses &classes, const typename Validation::Validator &check,
                     const Tables &t, CellCache &cache, const std::uint8_t *p, std::size_t pos,
                     std::size_t n, UnitAccumulator &result) noexcept {
     if constexpr (Isa::has_permute64) {
       if (cache.slots.span == 1)
-        return run_loop<Rule95, Words, Width, busy, 1>(classes, check, t, cache, p, pos, n, result);
+        return run_loop<Rule95, Words, Width, busy, Slots, 1>(classes, check, t, cache, p, pos, n,
+                                                              result);
       if (cache.slots.span == 2)
-        return run_loop<Rule95, Words, Width, busy, 2>(classes, check, t, cache, p, pos, n, result);
+        return run_loop<Rule95, Words, Width, busy, Slots, 2>(classes, check, t, cache, p, pos, n,
+                                                              result);
     }
-    return run_loop<Rule95, Words, Width, busy, 4>(classes, check, t, cache, p, pos, n, result);
+    return run_loop<Rule95, Words, Width, busy, Slots, 4>(classes, check, t, cache, p, pos, n,
+                                                          result);
   }
 
   /// run, with the three-byte slots looked up in their first Span vectors
@@ -386,12 +313,13 @@ struct CellsInStride : CensusTables<A> {
   /// each span: two lookups in one loop cost it its registers (Greek's
   /// and Chinese's -mw under 9.5 0.73x, though Greek has no three-byte
   /// character).
-  template <bool Rule95, bool Words, bool Width, Busy busy, unsigned Span>
+  template <bool Rule95, bool Words, bool Width, Busy busy, bool Slots, unsigned Span>
   [[gnu::noinline]] static RunEnd run_loop(const UnitClasses &classes,
                                            const typename Validation::Validator &check,
                                            const Tables &t, CellCache &cache, const std::uint8_t *p,
                                            std::size_t pos, std::size_t n,
                                            UnitAccumulator &result) noexcept {
+    static_assert(!Slots || uses_cell_slots);
     const typename Validation::Validator validator = check;  // in registers
     const Tables lookup = t;
     const typename Classes::Constants k = Classes::constants();
@@ -443,9 +371,13 @@ struct CellsInStride : CensusTables<A> {
             }
           }
         }
+        if constexpr (Slots) {
+          if (pending != 0)
+            pending &= ~Base::template in_slots<Words, Width>(cache, p + pos, cur, pending, f);
+        }
         if (pending != 0) {
-          if (!classify_leads<Words, Width, busy>(classes, lookup, cache, p + pos, cur, pending,
-                                                  f)) {
+          if (!classify_leads<Words, Width, busy, Slots>(classes, lookup, cache, p + pos, cur,
+                                                         pending, f)) {
             stopped_busy = true;
             break;
           }

@@ -262,7 +262,8 @@ struct SimdKernel : Blocks<A> {
           if constexpr (Words || Width) {
             if (stride.census != nullptr && pos >= stride_from) {
               const typename Stride::RunEnd e =
-                  Stride::template run<Rule95, Words, Width, Policy::template busy<Rule95>>(
+                  Stride::template run<Rule95, Words, Width, Policy::template busy<Rule95>,
+                                       Policy::template cell_slots<Rule95, Width>>(
                       *request.classes, check, stride, stride_cells, p, pos, n, acc);
               end = e.pos;
               if (e.busy) stride_from = end + Policy::pause;

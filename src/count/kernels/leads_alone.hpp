@@ -148,10 +148,13 @@ struct LeadsAlone : Blocks<A> {
         // lead is checked then.
         if (Width || (good & sets.marked) != 0)
           good &= ~Validation::start_errors(validator, cur, load(q + 1));
-        const std::uint64_t pending = good & sets.unsettled;
+        std::uint64_t pending = good & sets.unsettled;
         if (pending != 0)
-          Stride::template classify_leads<Words, Width, Stride::Busy::never>(classes, lookup, cache,
-                                                                             q, cur, pending, f);
+          pending &= ~Stride::template in_slots<Words, Width>(cache, q, cur, pending, f);
+        if (pending != 0)
+          Stride::template classify_leads<Words, Width, Stride::Busy::never,
+                                          Stride::uses_cell_slots>(classes, lookup, cache, q, cur,
+                                                                   pending, f);
         if constexpr (Words) con |= good & ~(f.sep | f.trans);
         if constexpr (Width) {
           narrow |= (good & ~(sets.unsettled | sets.marked)) | f.narrow;

@@ -38,6 +38,14 @@ struct StridePolicy {
                                : Isa::has_gather             ? Stride::Busy::at_classify
                                                              : Stride::Busy::never;
   static constexpr std::size_t pause = 2048;
+  /// With byte shuffles alone, the cells met take CellSlotClassifier's
+  /// slots (cell_looks.hpp) for GNU 9.1's words and for -L (Chinese,
+  /// Japanese and Latin -w 1.3-1.7x); not for 9.5's words alone, whose
+  /// unsettled leads are the few that lead separators (C2, E1..E3), which
+  /// the stride's inline looks take for less (with the slots, Latin,
+  /// Japanese and emoji -mw 0.92x).
+  template <bool Rule95, bool Width>
+  static constexpr bool cell_slots = Stride::uses_cell_slots && (Width || !Rule95);
   /// GNU 9.1's words without -m by lead_run over any bytes, where there is
   /// no VBMI: with it, valid text goes faster in the UTF-8 loop's stride
   /// with the hot cells for its busy blocks, and blocks that fail the

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The looks at cells that cells_in_stride.hpp's loops and
+// leads_alone.hpp's make (cell_census.hpp's cells: the 64 code points a
+// lead and the byte before the last share): the cache of the cells a
+// kernel call has looked up, what the looks find (Found, bits at the
+// characters' leads), a cell's masks applied to the characters of a block
+// (apply_cell), the census' settled cells (settle), and, with byte
+// shuffles but no VBMI, CellSlots' rows and slots (in_slots,
+// classify_by_cell_slots.hpp).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "count/cell_census.hpp"
+#include "count/kernels/census_tables.hpp"
+#include "count/kernels/classify_by_cell.hpp"
+#include "count/kernels/classify_by_cell_slots.hpp"
+#include "count/kernels/classify_three_byte.hpp"
+// Only UnitClasses::cell_masks, out of line, is called here.
+#include "count/unit_classes.hpp"
+
+namespace fastwc::count::kernels {
+
+template <class A>
+struct CellLooks : CensusTables<A> {
+  using Base = CensusTables<A>;
+  using Base::bits;
+  using Base::load;
+  using typename Base::B;
+  using typename Base::Block;
+  using typename Base::Isa;
+  using typename Base::SettledCells;
+  using ThreeByte = ThreeByteClassifier<A>;
+  using CellSlots = CellSlotClassifier<A>;
+  /// Byte shuffles without VBMI's permutes: cells met take CellSlots' slots.
+  static constexpr bool uses_cell_slots = Isa::has_shuffle && !Isa::has_permute64;
+
+  struct NoSlots {};
+
+  /// The cells a kernel call has used lately, direct-mapped; with VBMI,
+  /// three-byte slots; with shuffles alone, CellSlots' slots.
+  struct CellCache {
+    static constexpr unsigned size = 64;
+    std::uint32_t key[size];
+    CellMasks cell[size];
+    typename ThreeByte::Slots slots;
+    [[no_unique_address]] std::conditional_t<uses_cell_slots, typename CellSlots::Slots, NoSlots>
+        shuffled;
+  };
+
+  static void clear(CellCache &cache) noexcept {
+    for (std::uint32_t &k : cache.key) k = ~std::uint32_t{0};
+    if constexpr (Isa::has_permute64) ThreeByte::clear(cache.slots);
+    if constexpr (uses_cell_slots) CellSlots::clear(cache.shuffled);
+  }
+
+  [[gnu::always_inline]] static const CellMasks &cached(const UnitClasses &classes,
+                                                        CellCache &cache,
+                                                        std::uint32_t index) noexcept {
+    // Fibonacci hashing: the cells of one block of code points (emoji's
+    // F0 9F 80..BF) and a lead's cells spread over the slots.
+    const unsigned slot = (index * 0x9E3779B1u) >> 26;
+    if (cache.key[slot] != index) {
+      cache.cell[slot] = classes.cell_masks(index);
+      cache.key[slot] = index;
+    }
+    return cache.cell[slot];
+  }
+
+  /// What the looks find, as bits at the characters' leads: separators,
+  /// transparent characters, one and two columns wide.
+  struct Found {
+    std::uint64_t sep;
+    std::uint64_t trans;
+    std::uint64_t narrow;
+    std::uint64_t wide;
+
+    /// Adds what a classifier of characters found (CellMasks' bits).
+    void add(const CellMasks &c) noexcept {
+      sep |= c.separators;
+      trans |= c.transparent;
+      narrow |= c.narrow;
+      wide |= c.wide;
+    }
+  };
+
+  /// With shuffles alone: what CellSlots' settled rows and slots say of
+  /// the characters at the bits of `pending` in the block cur at q, added
+  /// to f; returns those they classified. The rows inline (a few
+  /// operations a lane: Devanagari or Hangul need nothing else; out of
+  /// line, the call's spills cost them 0.7-0.8x), the slots out of line,
+  /// for blocks with three-byte characters the rows leave.
+  template <bool Words, bool Width>
+  [[gnu::always_inline]] static std::uint64_t in_slots(const CellCache &cache,
+                                                       const std::uint8_t *q, const Block &cur,
+                                                       std::uint64_t pending, Found &f) noexcept {
+    std::uint64_t hot = 0;
+    if constexpr (uses_cell_slots) {
+      const typename CellSlots::Slots &slots = cache.shuffled;
+      if (CellSlots::live(slots)) {
+        const typename CellSlots::LongLeads kinds = CellSlots::long_leads(cur);
+        std::uint64_t three = pending & kinds.three_up;
+        if (slots.rows_used != 0 && three != 0) {
+          const typename CellSlots::Settled settled =
+              CellSlots::template in_rows<Width>(slots, cur, load(q + 1), three);
+          // Constituents, one column wide or two.
+          if constexpr (Width) {
+            f.wide |= settled.wide;
+            f.narrow |= settled.chars & ~settled.wide;
+          }
+          hot = settled.chars;
+          three &= ~settled.chars;
+        }
+        three &= ~kinds.four;
+        if (slots.used != 0 && three != 0) {
+          const typename CellSlots::Found found =
+              CellSlots::template lookup<Words, Width>(slots, q, pending & ~kinds.three_up, three);
+          f.add(found.cells);
+          hot |= found.hot;
+        }
+      }
+    }
+    return hot;
+  }
+
+  /// The characters at the bits of `at`, all of the cell `m`, by the bytes
+  /// `last` that end them (bit i: the character whose last byte is
+  /// last[i]).
+  template <bool Words, bool Width>
+  [[gnu::always_inline]] static void apply_cell(const CellMasks &m, const Block &last,
+                                                std::uint64_t at, Found &f) noexcept {
+    constexpr std::uint64_t all = ~std::uint64_t{0};
+    if constexpr (Words) {
+      if (m.separators != 0) f.sep |= at & CellClassifier<A>::exception_bits(last, m.separators);
+      if (m.transparent != 0)
+        f.trans |= at & CellClassifier<A>::exception_bits(last, m.transparent);
+    }
+    if constexpr (Width) {
+      if (m.narrow == all)
+        f.narrow |= at;
+      else if (m.narrow != 0)
+        f.narrow |= at & CellClassifier<A>::exception_bits(last, m.narrow);
+      if (m.wide == all)
+        f.wide |= at;
+      else if (m.wide != 0)
+        f.wide |= at & CellClassifier<A>::exception_bits(last, m.wide);
+    }
+  }
+
+  /// Those of the characters at the bits of `same` (three or four bytes
+  /// long, all led by `lead`) whose cell is settled for the plan: a
+  /// three-byte lead's by their second byte, plane 1's (F0 9F: emoji) by
+  /// their third. With -L, their widths go to f.
+  template <bool Width>
+  [[gnu::always_inline]] static std::uint64_t settle(const SettledCells &cells, std::uint8_t lead,
+                                                     std::uint64_t same, const Block &second,
+                                                     const std::uint8_t *q, Found &f) noexcept {
+    std::uint64_t done = 0;
+    std::uint64_t wide = 0;
+    if (lead < 0xF0) {
+      const unsigned h = lead & 0x0Fu;
+      done = same & CellClassifier<A>::exception_bits(second, cells.three_byte[h]);
+      if constexpr (Width) {
+        if (done != 0 && cells.three_byte_wide[h] != 0)
+          wide = done & CellClassifier<A>::exception_bits(second, cells.three_byte_wide[h]);
+      }
+    } else {
+      if (lead != 0xF0) return 0;
+      const std::uint64_t plane1 = same & bits(second, [](B v) { return v == B(0x9F); });
+      if (plane1 == 0) return 0;
+      const Block third = load(q + 2);
+      done = plane1 & CellClassifier<A>::exception_bits(third, cells.plane1);
+      if constexpr (Width) {
+        if (done != 0 && cells.plane1_wide != 0)
+          wide = done & CellClassifier<A>::exception_bits(third, cells.plane1_wide);
+      }
+    }
+    if constexpr (Width) {
+      f.wide |= wide;
+      f.narrow |= done & ~wide;
+    }
+    return done;
+  }
+};
+
+}  // namespace fastwc::count::kernels
