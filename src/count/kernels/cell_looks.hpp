@@ -99,9 +99,11 @@ struct CellLooks : CensusTables<A> {
     if constexpr (uses_cell_slots) {
       const typename CellSlots::Slots &slots = cache.shuffled;
       if (CellSlots::live(slots)) {
-        const typename CellSlots::LongLeads kinds = CellSlots::long_leads(cur);
-        std::uint64_t three = pending & kinds.three_up;
-        if (slots.rows_used != 0 && three != 0) {
+        const std::uint64_t three_up = CellSlots::three_up(cur);
+        std::uint64_t three = pending & three_up;
+        // Two-byte characters alone are the inline looks'.
+        if (three == 0) return 0;
+        if (slots.rows_used != 0) {
           const typename CellSlots::Settled settled =
               CellSlots::template in_rows<Width>(slots, cur, load(q + 1), three);
           // Constituents, one column wide or two.
@@ -112,10 +114,10 @@ struct CellLooks : CensusTables<A> {
           hot = settled.chars;
           three &= ~settled.chars;
         }
-        three &= ~kinds.four;
+        three &= ~CellSlots::four_up(cur);
         if (slots.used != 0 && three != 0) {
           const typename CellSlots::Found found =
-              CellSlots::template lookup<Words, Width>(slots, q, pending & ~kinds.three_up, three);
+              CellSlots::template lookup<Words, Width>(slots, q, pending & ~three_up, three);
           f.add(found.cells);
           hot |= found.hot;
         }

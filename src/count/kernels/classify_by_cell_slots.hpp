@@ -261,23 +261,11 @@ struct CellSlotClassifier : Blocks<A> {
     return out;
   }
 
-  /// The leads of the block b that are E0..FF, and those that are F0..FF,
-  /// by a signed compare each (ASCII bytes too: the caller's leads mask
-  /// them).
-  struct LongLeads {
-    std::uint64_t three_up;
-    std::uint64_t four;
-  };
-
-  static LongLeads long_leads(const Block &b) noexcept {
-    const auto above = [](std::int8_t limit) {
-      return [limit](B v) {
-        return M(
-            static_cast<typename M::register_type>(xsimd::bitwise_cast<Signed>(v) > Signed(limit)));
-      };
-    };
-    return {Base::bits(b, above(-33)), Base::bits(b, above(-17))};
-  }
+  /// The bytes of the block b that are E0..FF (three_up) or F0..FF
+  /// (four_up), by a signed compare (ASCII bytes too: the caller's leads
+  /// mask them).
+  static std::uint64_t three_up(const Block &b) noexcept { return above(b, -33); }
+  static std::uint64_t four_up(const Block &b) noexcept { return above(b, -17); }
 
   /// Whether install_two, install_three and install_row would change
   /// anything, inline: the looks of blocks whose cells have their slots
@@ -346,6 +334,13 @@ struct CellSlotClassifier : Blocks<A> {
   }
 
  private:
+  static std::uint64_t above(const Block &b, std::int8_t limit) noexcept {
+    return Base::bits(b, [limit](B v) {
+      return M(
+          static_cast<typename M::register_type>(xsimd::bitwise_cast<Signed>(v) > Signed(limit)));
+    });
+  }
+
   static B at_table(const Slots &s, unsigned t) noexcept { return B::load_aligned(s.table[t]); }
 
   /// Entry e of table t, in each of its four copies.
