@@ -306,3 +306,54 @@ TEST_CASE("leads alone: every lead with second bytes and endings around a block'
       }
   CHECK(comparisons > before);
 }
+
+TEST_CASE("words in stride: the shuffles' slots and rows, refilled and spent") {
+  // Without VBMI (SSSE3, AVX2, AVX-512BW) the cells a kernel call meets
+  // take eight slots, and two three-byte leads a row of their settled cells
+  // (classify_by_cell_slots.hpp). Blocks that mix: a lead's cells in
+  // consecutive slots (kana's E3 80..83); two-byte leads of both shuffle
+  // tables (C2..CF, D0..DF) beside three-byte characters; four-byte leads
+  // whose low nibble a three-byte lead's salt takes (F0 beside E0, F3
+  // beside E3); cells of two leads with the same second byte (E2 80, E3
+  // 80), which may take each other's slots; a third lead with settled cells
+  // once both rows are taken; then more cells than the call's install
+  // budget, and the first blocks again, which the slots no longer take.
+  if (simd_kernels().empty()) return;
+  const std::vector<Case> cases = cell_census_cases();
+  const std::string ascii = [] {
+    std::string a;
+    while (a.size() < 2200) a += "ww ";
+    return a;
+  }();
+  const std::vector<std::vector<char32_t>> blocks = {
+      {0x3001, 0x3042, 0x30A2, 0x30FC, 0x3000},                  // E3 80..83
+      {0x00A0, 0x00E9, 0x0387, 0x05D0, 0x0627, 0x2019, 0x2014},  // C2 C3 CE D7 D8, E2 80
+      {0x05C3, 0x01C8, 0x060C, 0x0482, 0x0640, 0x2026, 0x01CF},  // D7 C7 D8 D2 D9, E2 80
+      // DE (Thaana) and CE of one low nibble: CE 80 is unassigned, DE 80 a letter.
+      {0x0780, 0x0380, 0x05C3, 0x00A0, 0x2026, 0x0387, 0x07B2, 0x0080},
+      {0x0915, 0x10348, 0x0964, 0x1F600, 0x0901},        // E0 A4 A5, F0 90 9F
+      {0x3042, 0xD0000, 0x3001, 0xF0000, 0xC1000},       // E3 81 80, F3 90 B0 81
+      {0x2000, 0x3000, 0x2028, 0x3003, 0x2060, 0x3004},  // E2 80 81, E3 80
+      {0xFF01, 0xFF21, 0xFF41, 0xFF61, 0xFFE0, 0xFFFD},  // EF BC BD BF
+      {0x1680, 0x1100, 0x1361, 0xAC00, 0xA830, 0xD7B0},  // E1, EA B0 A0, ED 9E
+      {0x4E00, 0x3400, 0x9FFF, 0x2E80, 0x2FF0},          // E4 E9 settled, E2 BA BF
+  };
+  std::string s = ascii;
+  const auto add = [&s, &ascii](const std::vector<char32_t> &chars) {
+    for (int k = 0; k < 9; ++k)
+      for (const char32_t c : chars) {
+        append_utf8(s, c);
+        s += k % 3 == 0 ? " " : k % 3 == 1 ? "x" : "";
+      }
+    s += ascii;
+  };
+  const std::uint64_t before = comparisons;
+  // Twice: the second time, cells whose slots went to others.
+  for (int round = 0; round < 2; ++round)
+    for (const std::vector<char32_t> &b : blocks) add(b);
+  // E2's 64 cells, three at a time: past the budget.
+  for (char32_t c = 0x2000; c < 0x3000; c += 3 * 64) add({c + 5, c + 64 + 7, c + 128 + 9});
+  for (const std::vector<char32_t> &b : blocks) add(b);
+  check_exact(s, cases);
+  CHECK(comparisons > before);
+}
