@@ -187,6 +187,9 @@ struct CellsInStride : CellLooks<A> {
       unlooked &= ~same;
       if (lead < 0xE0) {
         Base::template apply_cell<Words, Width>(t.census->two_byte[lead & 0x1F], second, same, f);
+        if constexpr (Slots && Base::two_byte_blocks_in_slots)
+          if (CellSlots::wants_two(cache.shuffled, lead))
+            CellSlots::install_two(cache.shuffled, lead, t.census->two_byte[lead & 0x1F]);
         pending &= ~same;
       } else if (lead < 0xF0) {
         const std::uint64_t settled =

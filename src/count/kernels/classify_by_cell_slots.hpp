@@ -19,10 +19,10 @@
 // lead's census bits (CensusTables' SettledCells), by lead and second
 // byte, so that Devanagari or Hangul need no slot. The slots are looked
 // at for blocks with three-byte characters the rows leave, two-byte ones
-// along (a block of two-byte leads alone is the stride's inline looks'
-// for less). Cells take slots as the stride's looks meet them
-// (cells_in_stride.hpp: three-byte cells there, two-byte leads in its
-// out-of-line classify), in turn, a lead's at the slot its salt gives, up
+// along, and with 32- and 16-byte vectors for blocks of two-byte ones
+// alone (cell_looks.hpp's two_byte_blocks_in_slots). Cells take slots as
+// the stride's looks meet them (cells_in_stride.hpp), in turn, a lead's
+// at the slot its salt gives, up
 // to install_budget a kernel call: text that mixes more than eight cells
 // keeps some out for good rather than trading them back and forth.
 #pragma once
@@ -155,13 +155,14 @@ struct CellSlotClassifier : Blocks<A> {
   /// The characters at the bits of `two` (complete two-byte sequences)
   /// and `three` (three- or four-byte ones) in the block cur, `second` and
   /// `third` the blocks one and two bytes on, whose cells have slots, as
-  /// CellMasks' bits at their leads; `hot` gets their bits. Two: whether
-  /// `two` may hold any.
-  template <bool Words, bool Width, bool Two>
+  /// CellMasks' bits at their leads; `hot` gets their bits. Two and
+  /// Three: whether `two` and `three` may hold any.
+  template <bool Words, bool Width, bool Two, bool Three>
   [[gnu::always_inline]] static CellMasks classify(const Slots &s, const Block &cur,
                                                    const Block &second, const Block &third,
                                                    std::uint64_t two, std::uint64_t three,
                                                    std::uint64_t &hot) noexcept {
+    static_assert(Two || Three);
     std::uint64_t in_slot = 0;
     B slots[lanes];
     B at[lanes][4];
@@ -177,12 +178,18 @@ struct CellSlotClassifier : Blocks<A> {
         two_slot = Isa::lookup(at_table(s, two_low), by_lead) |
                    Isa::lookup(at_table(s, two_high), by_lead ^ B(0x80));
       }
-      // The slot the lead's salt gives, checked against the cell it holds.
-      const B index = (sec + Isa::lookup(at_table(s, salt), v & B(0x0F))) & B(0x07);
-      const auto held = (Isa::lookup(at_table(s, key_lead), index) == v) &
-                        (Isa::lookup(at_table(s, key_second), index) == sec);
-      const B three_slot = Isa::lookup(at_table(s, slot_bit), index) & Isa::to_bytes(held);
-      if constexpr (Two) {
+      B three_slot;
+      if constexpr (Three) {
+        // The slot the lead's salt gives, checked against the cell it holds.
+        const B index = (sec + Isa::lookup(at_table(s, salt), v & B(0x0F))) & B(0x07);
+        const auto held = (Isa::lookup(at_table(s, key_lead), index) == v) &
+                          (Isa::lookup(at_table(s, key_second), index) == sec);
+        three_slot = Isa::lookup(at_table(s, slot_bit), index) & Isa::to_bytes(held);
+      }
+      if constexpr (Two && !Three) {
+        slots[i] = two_slot;
+        last = sec & B(0x3F);
+      } else if constexpr (Two) {
         // E0..FF (or ASCII) by one signed compare.
         const M is_three(
             static_cast<typename M::register_type>(xsimd::bitwise_cast<Signed>(v) > Signed(-33)));
@@ -244,7 +251,7 @@ struct CellSlotClassifier : Blocks<A> {
   };
 
   /// classify for the two-byte characters at the bits of `two` and the
-  /// three-byte ones at the bits of `three` (not 0) in the block at q
+  /// three-byte ones at the bits of `three` (not both 0) in the block at q
   /// (q[64..66] readable). Out of line, its answer by value: the stride's
   /// loops keep their registers (inline, AVX2's -mw lost a third).
   template <bool Words, bool Width>
@@ -254,10 +261,12 @@ struct CellSlotClassifier : Blocks<A> {
     const Block second = Base::load(q + 1);
     const Block third = Base::load(q + 2);
     Found out{{0, 0, 0, 0}, 0};
-    if (two == 0)
-      out.cells = classify<Words, Width, false>(s, cur, second, third, 0, three, out.hot);
+    if (three == 0)
+      out.cells = classify<Words, Width, true, false>(s, cur, second, third, two, 0, out.hot);
+    else if (two == 0)
+      out.cells = classify<Words, Width, false, true>(s, cur, second, third, 0, three, out.hot);
     else
-      out.cells = classify<Words, Width, true>(s, cur, second, third, two, three, out.hot);
+      out.cells = classify<Words, Width, true, true>(s, cur, second, third, two, three, out.hot);
     return out;
   }
 
