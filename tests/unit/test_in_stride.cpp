@@ -33,6 +33,15 @@ bool constituent(const UnitClasses &classes, char32_t c) {
   return (classes.wide(c) & unit_props::word_mask) == unit_props::constituent;
 }
 
+/// More ASCII than the stride rests after a block it leaves to the other
+/// classifiers (StridePolicy::pause), so that the stride meets the cells
+/// that follow.
+std::string stride_gap() {
+  std::string a;
+  while (a.size() < 2200) a += "ww ";
+  return a;
+}
+
 std::vector<Case> cell_census_cases() {
   std::vector<Case> cases;
   for (const Case &c : all_cases())
@@ -218,14 +227,8 @@ TEST_CASE("words in stride: cells met again after their slots went to others") {
   cells.push_back(0xA640);
   const std::uint64_t before = comparisons;
   std::string s;
-  // Each cell's characters, then more ASCII than the stride rests after a
-  // block it leaves to the other classifiers (StridePolicy::pause), so
-  // that the stride meets every cell.
-  const std::string ascii = [] {
-    std::string a;
-    while (a.size() < 2200) a += "ww ";
-    return a;
-  }();
+  // Each cell's characters, then a gap, so that the stride meets every cell.
+  const std::string ascii = stride_gap();
   for (int round = 0; round < 3; ++round)
     for (const char32_t first : cells) {
       for (char32_t k = 0; k < 64; ++k) {
@@ -247,11 +250,7 @@ TEST_CASE("words in stride: a lead without a row while the slots span fewer vect
   // next would count as that cell's. Then the slots widen mid-run.
   if (simd_kernels().empty()) return;
   const std::vector<Case> cases = cell_census_cases();
-  const std::string ascii = [] {
-    std::string a;
-    while (a.size() < 2200) a += "ww ";
-    return a;
-  }();
+  const std::string ascii = stride_gap();
   std::string s = ascii;
   const auto add = [&s, &ascii](std::initializer_list<char32_t> chars) {
     for (int k = 0; k < 9; ++k)
@@ -320,11 +319,7 @@ TEST_CASE("words in stride: the shuffles' slots and rows, refilled and spent") {
   // budget, and the first blocks again, which the slots no longer take.
   if (simd_kernels().empty()) return;
   const std::vector<Case> cases = cell_census_cases();
-  const std::string ascii = [] {
-    std::string a;
-    while (a.size() < 2200) a += "ww ";
-    return a;
-  }();
+  const std::string ascii = stride_gap();
   const std::vector<std::vector<char32_t>> blocks = {
       {0x3001, 0x3042, 0x30A2, 0x30FC, 0x3000},                  // E3 80..83
       {0x00A0, 0x00E9, 0x0387, 0x05D0, 0x0627, 0x2019, 0x2014},  // C2 C3 CE D7 D8, E2 80

@@ -52,6 +52,8 @@ struct CellSlotClassifier : Blocks<A> {
       width == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
 
   static constexpr unsigned slot_count = 8;
+  /// Three-byte leads that take a row of settled cells, at most.
+  static constexpr unsigned row_count = 2;
   /// Cells that take a slot in a kernel call, at most.
   static constexpr unsigned install_budget = 48;
 
@@ -87,7 +89,7 @@ struct CellSlotClassifier : Blocks<A> {
     std::uint8_t special_slots;  ///< bit k: slot k's cell has separators or transparent ones
     std::uint8_t wide_slots;     ///< ... has characters two columns wide
     bool wide_rows;              ///< a settled row has cells two columns wide
-    unsigned rows_used;          ///< settled rows: 0, 1 or 2
+    unsigned rows_used;          ///< settled rows, up to row_count
     unsigned used;               ///< slots that hold a cell
     unsigned next;               ///< the slot to take next
     unsigned installs_left;
@@ -277,11 +279,10 @@ struct CellSlotClassifier : Blocks<A> {
   static std::uint64_t four_up(const Block &b) noexcept { return above(b, -17); }
 
   /// Whether install_two, install_three and install_row would change
-  /// anything, inline: the looks of blocks whose cells have their slots
-  /// already make no call.
+  /// anything (each one's precondition), inline: the looks of blocks whose
+  /// cells have their slots already make no call.
   static bool wants_two(const Slots &s, std::uint8_t lead) noexcept {
-    return s.installs_left != 0 &&
-           s.table[(lead & 0x1Fu) < 16 ? two_low : two_high][lead & 0x0Fu] == 0;
+    return s.installs_left != 0 && s.table[two_table(lead)][lead & 0x0Fu] == 0;
   }
   static bool wants_three(const Slots &s, std::uint8_t lead, std::uint8_t second) noexcept {
     const unsigned h = lead & 0x0Fu;
@@ -290,34 +291,32 @@ struct CellSlotClassifier : Blocks<A> {
             s.owner[(second + s.table[salt][h]) % slot_count] != ((lead << 8) | second));
   }
   static bool wants_row(const Slots &s, std::uint8_t lead) noexcept {
-    return s.rows_used < 2 && s.installs_left != 0 && s.table[settled_row][lead - 0xE0u] == 0;
+    return s.rows_used < row_count && s.installs_left != 0 &&
+           s.table[settled_row][lead - 0xE0u] == 0;
   }
 
   /// Gives two-byte lead `lead`'s cell, whose characters are `cell`, the
-  /// next slot.
+  /// next slot (where wants_two).
   [[gnu::noinline]] static void install_two(Slots &s, std::uint8_t lead,
                                             const CellMasks &cell) noexcept {
-    const unsigned at = (lead & 0x1Fu) < 16 ? two_low : two_high;
-    if (s.installs_left == 0 || s.table[at][lead & 0x0Fu] != 0) return;
     --s.installs_left;
     const unsigned k = s.next;
     s.next = (k + 1) % slot_count;
     take(s, k, lead, cell);
-    set(s, at, lead & 0x0Fu, static_cast<std::uint8_t>(1u << k));
+    set(s, two_table(lead), lead & 0x0Fu, static_cast<std::uint8_t>(1u << k));
   }
 
   /// Gives the cell of three-byte lead `lead` and second byte `second` the
-  /// slot its lead's salt gives it (a new lead's salt: the next slot).
+  /// slot its lead's salt gives it (a new lead's salt: the next slot), where
+  /// wants_three.
   [[gnu::noinline]] static void install_three(const UnitClasses &classes, Slots &s,
                                               std::uint8_t lead, std::uint8_t second) noexcept {
     const unsigned h = lead & 0x0Fu;
-    if (s.installs_left == 0) return;
     if ((s.salted & (1u << h)) == 0) {
       s.salted = static_cast<std::uint16_t>(s.salted | (1u << h));
       set(s, salt, h, static_cast<std::uint8_t>((s.next - second) % slot_count));
     }
     const unsigned k = (second + s.table[salt][h]) % slot_count;
-    if (s.owner[k] == ((lead << 8) | second)) return;
     --s.installs_left;
     if (k == s.next) s.next = (k + 1) % slot_count;
     take(s, k, static_cast<std::uint16_t>((lead << 8) | second),
@@ -327,14 +326,12 @@ struct CellSlotClassifier : Blocks<A> {
   }
 
   /// Gives three-byte lead `lead`, whose cells of second byte 0x80 + s
-  /// bit s of `cells` settles (two columns wide: of `wide`), a settled
-  /// row, while one is left.
+  /// bit s of `cells` settles (two columns wide: of `wide`), the next
+  /// settled row (where wants_row).
   [[gnu::noinline]] static void install_row(Slots &s, std::uint8_t lead, std::uint64_t cells,
                                             std::uint64_t wide) noexcept {
-    const unsigned at = lead - 0xE0u;
-    if (s.rows_used == 2 || s.table[settled_row][at] != 0) return;
     const unsigned row = 8 * s.rows_used++;
-    set(s, settled_row, at, static_cast<std::uint8_t>(row ^ 0x80));
+    set(s, settled_row, lead - 0xE0u, static_cast<std::uint8_t>(row ^ 0x80));
     for (unsigned j = 0; j < 8; ++j) {
       set(s, settled_cells, row + j, static_cast<std::uint8_t>(cells >> (8 * j)));
       set(s, settled_wide, row + j, static_cast<std::uint8_t>(wide >> (8 * j)));
@@ -343,6 +340,11 @@ struct CellSlotClassifier : Blocks<A> {
   }
 
  private:
+  /// The table of two-byte lead `lead`'s slot: C0..CF or D0..DF.
+  static unsigned two_table(unsigned lead) noexcept {
+    return (lead & 0x1Fu) < 16 ? two_low : two_high;
+  }
+
   static std::uint64_t above(const Block &b, std::int8_t limit) noexcept {
     return Base::bits(b, [limit](B v) {
       return M(
@@ -370,7 +372,7 @@ struct CellSlotClassifier : Blocks<A> {
     if (old == 0) {
       ++s.used;
     } else if (old < 0x100) {
-      set(s, (old & 0x1Fu) < 16 ? two_low : two_high, old & 0x0Fu, 0);
+      set(s, two_table(old), old & 0x0Fu, 0);
     } else {
       set(s, key_lead, k, 0);
       set(s, key_second, k, 0);

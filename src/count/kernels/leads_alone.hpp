@@ -12,6 +12,7 @@
 #include "count/kernels/c_byte_classes.hpp"
 #include "count/kernels/cells_in_stride.hpp"
 #include "count/kernels/kernel.hpp"
+#include "count/kernels/stride_policy.hpp"
 #include "count/kernels/utf8_validation.hpp"
 #include "count/summary_ops.hpp"
 
@@ -149,12 +150,15 @@ struct LeadsAlone : Blocks<A> {
         if (Width || (good & sets.marked) != 0)
           good &= ~Validation::start_errors(validator, cur, load(q + 1));
         std::uint64_t pending = good & sets.unsettled;
+        // GNU 9.1's words or -L: the plans the slots serve.
+        constexpr bool slots = StridePolicy<A>::template cell_slots<false, Width>;
+        if constexpr (slots) {
+          if (pending != 0)
+            pending &= ~Stride::template in_slots<Words, Width>(cache, q, cur, pending, f);
+        }
         if (pending != 0)
-          pending &= ~Stride::template in_slots<Words, Width>(cache, q, cur, pending, f);
-        if (pending != 0)
-          Stride::template classify_leads<Words, Width, Stride::Busy::never,
-                                          Stride::uses_cell_slots>(classes, lookup, cache, q, cur,
-                                                                   pending, f);
+          Stride::template classify_leads<Words, Width, Stride::Busy::never, slots>(
+              classes, lookup, cache, q, cur, pending, f);
         if constexpr (Words) con |= good & ~(f.sep | f.trans);
         if constexpr (Width) {
           narrow |= (good & ~(sets.unsettled | sets.marked)) | f.narrow;
