@@ -75,6 +75,8 @@ struct Utf8Units : Blocks<A> {
     ValidLeads v{};
     if constexpr (Isa::has_permute64 && lanes == 1)
       v = leads_by_bounds<Invalid>(b, q, rfc3629);
+    else if constexpr (Isa::has_shuffle)
+      v = leads_by_nibbles<Invalid>(b, q, rfc3629);
     else
       v = leads_by_compares<Invalid>(b, q, rfc3629);
     const std::uint64_t high = sign_bits(b);
@@ -182,6 +184,75 @@ struct Utf8Units : Blocks<A> {
 
   static constexpr SecondByteBounds glibc_bounds = second_byte_bounds(false);
   static constexpr SecondByteBounds rfc3629_bounds = second_byte_bounds(true);
+
+  /// The bounds of the leads E0..FF as 16-entry tables (each repeated in
+  /// every 16-byte lane) for byte shuffles, as offsets: lo - 80 and BF - hi.
+  /// A lead indexes the E row by lead - E0 and the F row by lead - F0; an
+  /// index with its sign bit set looks up 0 (pshufb), so the E row serves
+  /// E0..EF alone and the F row F0..FF alone, except that an F lead's E
+  /// index (10..1F) reads the E row too: the F row holds what remains once
+  /// that entry is added (mod 256). C2..DF get 0 from both: 80..BF.
+  struct NibbleBounds {
+    alignas(64) std::uint8_t e_lo[64];
+    alignas(64) std::uint8_t f_lo[64];
+    alignas(64) std::uint8_t e_cut[64];
+    alignas(64) std::uint8_t f_cut[64];
+  };
+
+  static constexpr NibbleBounds nibble_bounds(const SecondByteBounds &t) noexcept {
+    NibbleBounds n{};
+    for (unsigned i = 0; i < 64; ++i) {
+      const unsigned e = 0x20 + i % 16, f = 0x30 + i % 16;
+      n.e_lo[i] = static_cast<std::uint8_t>(t.lo[e] - 0x80);
+      n.e_cut[i] = static_cast<std::uint8_t>(0xBF - t.hi[e]);
+      n.f_lo[i] = static_cast<std::uint8_t>(t.lo[f] - 0x80 - n.e_lo[i]);
+      n.f_cut[i] = static_cast<std::uint8_t>(0xBF - t.hi[f] - n.e_cut[i]);
+    }
+    return n;
+  }
+
+  static constexpr NibbleBounds glibc_nibbles = nibble_bounds(glibc_bounds);
+  static constexpr NibbleBounds rfc3629_nibbles = nibble_bounds(rfc3629_bounds);
+
+  /// exact_units' leads with 16-byte shuffles (SSSE3, AVX2, AVX-512
+  /// without VBMI): leads_by_bounds' bounds from four lookups by the lead's
+  /// low nibble (NibbleBounds), where leads_by_compares takes some thirty
+  /// compares and logic operations a vector for the special leads.
+  template <bool Invalid>
+  static ValidLeads leads_by_nibbles(const Block &b, const std::uint8_t *q, bool rfc3629) noexcept {
+    const NibbleBounds &t = rfc3629 ? rfc3629_nibbles : glibc_nibbles;
+    const auto cont = [](B x) { return Isa::continuation(x); };
+    const B e_lo = B::load_aligned(t.e_lo), f_lo = B::load_aligned(t.f_lo);
+    const B e_cut = B::load_aligned(t.e_cut), f_cut = B::load_aligned(t.f_cut);
+    const Block next[5] = {load(q + 1), load(q + 2), load(q + 3), load(q + 4), load(q + 5)};
+    ValidLeads out{};
+    for (std::size_t l = 0; l < lanes; ++l) {
+      const B v = b.v[l];
+      const B n1 = next[0].v[l];
+      const B e = v - B(0xE0), f = v - B(0xF0);
+      const B lo = B(0x80) + Isa::lookup(e_lo, e) + Isa::lookup(f_lo, f);
+      const B hi = B(0xBF) - Isa::lookup(e_cut, e) - Isa::lookup(f_cut, f);
+      const M need1 = Isa::le(B(0xC0), v);
+      const M need2 = Isa::le(B(0xE0), v);
+      const M need3 = Isa::le(B(0xF0), v);
+      const M need4 = Isa::le(B(0xF8), v);
+      const M need5 = Isa::le(B(0xFC), v);
+      // C0 and C1 (always overlong) are the leads the tables do not reach.
+      const M fail = (!(Isa::le(lo, n1) & Isa::le(n1, hi))) | Isa::le(v, B(0xC1)) |
+                     (need2 & !cont(next[1].v[l])) | (need3 & !cont(next[2].v[l])) |
+                     (need4 & !cont(next[3].v[l])) | (need5 & !cont(next[4].v[l]));
+      const M ok = need1 & !fail;
+      const unsigned shift = static_cast<unsigned>(l * width);
+      out.lead |= Isa::bits(ok) << shift;
+      if constexpr (Invalid) {
+        out.longer[0] |= Isa::bits(ok & need2) << shift;
+        out.longer[1] |= Isa::bits(ok & need3) << shift;
+        out.longer[2] |= Isa::bits(ok & need4) << shift;
+        out.longer[3] |= Isa::bits(ok & need5) << shift;
+      }
+    }
+    return out;
+  }
 
   /// exact_units' leads with 64-byte permutes (VBMI): the second byte's
   /// bounds by the lead, two permutes and two compares, where the compares
