@@ -39,7 +39,7 @@ struct CharsInStride : Blocks<A> {
   /// its vector instructions. Decoded words and -L gained nothing from a
   /// stride, and lost 10-20%: their classifiers' calls spill the loop's
   /// state anyway (GNU 9.5+'s words without decoding go in stride:
-  /// kernel_driver.hpp's pattern_run).
+  /// separators_in_stride.hpp).
   [[gnu::noinline]] static std::size_t run(const typename Validation::Validator &check,
                                            const std::uint8_t *p, std::size_t pos, std::size_t n,
                                            UnitAccumulator &result) noexcept {

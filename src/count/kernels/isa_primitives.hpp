@@ -27,6 +27,8 @@ struct IsaOps;
 ///   shift_right<K>(batch)   each byte >> K
 ///   continuation(batch)     bytes 80..BF (one signed compare)
 ///   count_into(counts, m)   counts + 1 in the bytes of m (per-byte counters)
+///   shift_in<K>(cur, prev)  the bytes of (prev, cur) shifted up by K: byte
+///                           i is cur[i - K], or prev[width + i - K] for i < K
 template <class Ops>
 concept BlockPrimitives = requires(typename Ops::batch v, typename Ops::batch_bool m) {
   { Ops::has_mask_registers } -> std::convertible_to<bool>;
@@ -43,16 +45,14 @@ concept BlockPrimitives = requires(typename Ops::batch v, typename Ops::batch_bo
   { Ops::template shift_right<4>(v) } -> std::same_as<typename Ops::batch>;
   { Ops::continuation(v) } -> std::same_as<typename Ops::batch_bool>;
   { Ops::count_into(v, m) } -> std::same_as<typename Ops::batch>;
+  { Ops::template shift_in<1>(v, v) } -> std::same_as<typename Ops::batch>;
 };
 
 /// has_shuffle (SSSE3 and up): byte table lookups.
 ///   lookup(table, index)    per 16-byte lane, like pshufb
-///   shift_in<K>(cur, prev)  the bytes of (prev, cur) shifted up by K: byte
-///                           i is cur[i - K], or prev[width + i - K] for i < K
 template <class Ops>
 concept ShufflePrimitives = requires(typename Ops::batch v) {
   { Ops::lookup(v, v) } -> std::same_as<typename Ops::batch>;
-  { Ops::template shift_in<1>(v, v) } -> std::same_as<typename Ops::batch>;
 };
 
 /// has_permute64 (AVX-512 VBMI): one lookup in a 64-byte table.

@@ -24,23 +24,25 @@
 // slower ways and the table of planes 0 and 1 exists, from that table with
 // gathers (classify_by_table.hpp), else one by one (classify_multibyte,
 // which reads the same table where a kernel has no gathers: SSSE3). SSE2
-// has no byte shuffle: its blocks with non-ASCII bytes take exact_units
-// and classify_multibyte alone, or, for words and widths in blocks with
-// few ASCII bytes, the scalar kernel's path.
+// has no byte shuffle: it validates with compares, for -m alone; its
+// other blocks with non-ASCII bytes take exact_units and
+// classify_multibyte alone, or, for words and widths in blocks with few
+// ASCII bytes, the scalar kernel's path.
 // The last bytes of a chunk and a trailing incomplete sequence go through
 // utf8_span, the scalar path. GNU 9.5+'s words without -m or -L need none
 // of this once UnitClasses has the census of separators: every byte takes
 // its character's class by pattern (separator_bytes.hpp), in stride
-// (separator_words_plan). Words and widths need none of it either in
-// blocks that pass the validator once UnitClasses has the census by cell:
-// each character's class and width go to its lead byte
-// (cells_in_stride.hpp), in stride over valid blocks (utf8_plan, both
+// (separator_words_plan, separators_in_stride.hpp). Words and widths need
+// none of it either in blocks that pass the validator once UnitClasses has
+// the census by cell: each character's class and width go to its lead
+// byte (cells_in_stride.hpp), in stride over valid blocks (utf8_plan, both
 // rules), and for GNU 9.1's words without -m over any bytes too
 // (leads_alone.hpp, lead_words_plan). count_body is [[gnu::flatten]] so
 // that no xsimd helper is left out of line (tests/kernels/check_symbols.py
 // checks the objects).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <xsimd/xsimd.hpp>
@@ -59,6 +61,7 @@
 #include "count/kernels/leads_alone.hpp"
 #include "count/kernels/newlines.hpp"
 #include "count/kernels/separator_bytes.hpp"
+#include "count/kernels/separators_in_stride.hpp"
 #include "count/kernels/stride_policy.hpp"
 #include "count/kernels/utf8_units.hpp"
 #include "count/kernels/utf8_validation.hpp"
@@ -204,6 +207,14 @@ struct SimdKernel : Blocks<A> {
 
   using Policy = StridePolicy<A>;
 
+  /// Whether utf8_plan's blocks go through the validator: with byte
+  /// shuffles always; without (SSE2), for -m alone, whose valid blocks it
+  /// counts in stride (measured, SSE2 -m: every script 0.9-1.0 -> 4.0 GB/s).
+  /// Words and widths there have no classifier for the valid blocks to
+  /// reach: their blocks go the scalar kernel's way (below).
+  template <bool Words, bool Width>
+  static constexpr bool validates = Isa::has_shuffle || (!Words && !Width);
+
   template <bool Rule95, bool Words, bool Width>
   static BodyResult utf8_plan(const Request &request, const std::uint8_t *p,
                               std::size_t n) noexcept {
@@ -212,7 +223,7 @@ struct SimdKernel : Blocks<A> {
     UnitAccumulator acc{};
     const typename Classes::Constants k = Classes::constants();
     typename Validation::Validator check{};
-    if constexpr (Isa::has_shuffle) check = Validation::validator();
+    if constexpr (validates<Words, Width>) check = Validation::validator();
     LeadTables tables{};
     CellCache cache;
     if constexpr (Isa::has_shuffle && (Words || Width)) {
@@ -243,6 +254,12 @@ struct SimdKernel : Blocks<A> {
     const bool lead_blocks = lead_plan && stride.census != nullptr;
     std::size_t pos = 0;
     std::size_t stride_from = 0;  // the stride's next try after a busy block
+    // Without byte shuffles the validator costs a quarter of exact_units'
+    // time: after blocks that fail it, the next 1, 2, 4 .. 16 blocks go
+    // to exact_units untried (measured, SSE2 -m: invalid-heavy and random
+    // binary 0.81x with every block tried, 0.97-0.98x with the pause).
+    std::size_t validate_from = 0;
+    unsigned failures = 0;
     while (pos + simd_block_with_lookahead <= n) {
       const std::uint8_t *q = p + pos;
       const Block b = load(q);
@@ -255,8 +272,10 @@ struct SimdKernel : Blocks<A> {
       // hardware prefetcher's view of the loop: fetch ahead explicitly.
       __builtin_prefetch(q + 1024);
       Units u{};
-      if constexpr (Isa::has_shuffle) {
-        if (Validation::valid_utf8(check, b)) {
+      if constexpr (validates<Words, Width>) {
+        const bool tried = Isa::has_shuffle || pos >= validate_from;
+        if (tried && Validation::valid_utf8(check, b)) {
+          if constexpr (!Isa::has_shuffle) failures = 0;
           std::size_t end = pos;
           if constexpr (!Words && !Width) end = CharsInStride<A>::run(check, p, pos, n, acc);
           if constexpr (Words || Width) {
@@ -302,6 +321,9 @@ struct SimdKernel : Blocks<A> {
               continue;
             }
           }
+          if constexpr (!Isa::has_shuffle) {
+            if (tried) validate_from = pos + (std::size_t{64} << std::min(failures++, 4u));
+          }
           u = UnitFinder::template exact_units<(Words || Width)>(b, q, rfc3629);
         }
       } else {
@@ -339,57 +361,17 @@ struct SimdKernel : Blocks<A> {
     return {last, n - e.pos};
   }
 
-  /// Plan::utf8_separator_words' blocks in stride from the body's start,
-  /// until fewer than simd_block_with_lookahead bytes remain; returns where
-  /// it stopped. `carry_out` (bit i: the byte i after that ends a separator
-  /// that began before it) is for the tail; `looked_up` counts the
-  /// characters beyond the census that were decoded. Out of line, as
-  /// ascii_run, so that its state stays in registers.
-  [[gnu::noinline]] static std::size_t pattern_run(
-      const Request &request, const typename SeparatorPatterns::Patterns &patterns,
-      bool four_byte_clear, const std::uint8_t *p, std::size_t n, UnitAccumulator &result,
-      std::uint64_t &carry_out, std::uint64_t &looked_up) noexcept {
-    // Leads of characters the census does not cover: F4..FF always (above
-    // U+10FFFF, or no character), F0..F3 until it has walked their planes.
-    const B beyond_census(four_byte_clear ? 0xF4 : 0xF0);
-    const typename Classes::Constants k = Classes::constants();
-    UnitAccumulator acc = result;
-    std::uint64_t carry = 0;
-    std::uint64_t lines = 0;
-    std::size_t pos = 0;
-    for (; pos + simd_block_with_lookahead <= n; pos += 64) {
-      const std::uint8_t *q = p + pos;
-      const Block b = load(q);
-      std::uint64_t sep = Classes::space_bits(b, k) | carry;
-      carry = 0;
-      if (sign_bits(b) != 0) {
-        const typename SeparatorPatterns::Match match =
-            SeparatorPatterns::separator_bits(patterns, b, q);
-        sep |= match.bytes;
-        carry = match.spill;
-        const std::uint64_t odd =
-            bits(b, [&beyond_census](B v) { return Isa::le(beyond_census, v); });
-        if (odd != 0) sep |= SeparatorPatterns::beyond_census(request, q, odd, carry, looked_up);
-      }
-      lines += popcount(Classes::newline_bits(b, k));
-      Acc::words(acc, sep, ~sep);
-    }
-    acc.summary.lines += lines;
-    result = acc;
-    carry_out = carry;
-    return pos;
-  }
-
   /// Plan::utf8_separator_words: GNU 9.5+'s words from byte patterns
   /// (separator_bytes.hpp) once UnitClasses has the census of separators,
   /// and until then as utf8_plan counts them. Bytes have their characters'
   /// classes whatever the unit boundaries, so blocks go in stride
-  /// (pattern_run), with the bytes of a separator cut by a block's end
-  /// carried to the next, and nothing is decoded but the characters the
-  /// census does not cover (separators_beyond_census): bytes F4-FF, whose
-  /// valid forms lie above U+10FFFF (glibc's decoder takes them, up to its
-  /// 5- and 6-byte forms), and four-byte characters until the census has
-  /// walked their planes, which it does once enough of them were decoded.
+  /// (separators_in_stride.hpp), with the bytes of a separator cut by a
+  /// block's end carried to the next, and nothing is decoded but the
+  /// characters the census does not cover (separators_beyond_census): bytes
+  /// F4-FF, whose valid forms lie above U+10FFFF (glibc's decoder takes
+  /// them, up to its 5- and 6-byte forms), and four-byte characters until
+  /// the census has walked their planes, which it does once enough of them
+  /// were decoded.
   static BodyResult separator_words_plan(const Request &request, const std::uint8_t *p,
                                          std::size_t n) noexcept {
     const SeparatorCensus *census = request.classes->separator_census(n);
@@ -402,8 +384,8 @@ struct SimdKernel : Blocks<A> {
     UnitAccumulator acc{};
     std::uint64_t carry = 0;
     std::uint64_t looked_up = 0;
-    std::size_t pos =
-        pattern_run(request, patterns, census->four_byte_clear, p, n, acc, carry, looked_up);
+    std::size_t pos = SeparatorsInStride<A>::run(request, patterns, census->four_byte_clear, p, n,
+                                                 acc, carry, looked_up);
     if (!census->four_byte_clear && looked_up != 0)
       request.classes->note_four_byte_lookups(looked_up);
     // The last bytes by the scalar path, from a unit boundary: past the

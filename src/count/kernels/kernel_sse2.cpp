@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The SSE2 kernel: kernel_driver.hpp instantiated for xsimd::sse2, built with
-// -msse2 only (the x86-64 baseline). Without SSSE3's byte shuffle there is
-// no vector UTF-8 validation: blocks with non-ASCII bytes take the exact
-// scalar paths (kernel_driver.hpp says which).
+// -msse2 only (the x86-64 baseline). Without SSSE3's byte shuffle UTF-8 is
+// validated with compares, and only -m counts valid blocks in stride; the
+// other blocks with non-ASCII bytes take the exact paths with masks or the
+// scalar kernel's (kernel_driver.hpp says which).
 #include "count/kernels/kernel_driver.hpp"
 #include "count/kernels/sse_primitives.hpp"
 
@@ -13,8 +14,6 @@ struct IsaOps<xsimd::sse2> : SsePrimitives<xsimd::sse2> {
   static constexpr bool has_shuffle = false;
   // Unused without has_shuffle; declared so that the template compiles.
   static batch lookup(batch table, batch index) noexcept;
-  template <int K>
-  static batch shift_in(batch cur, batch prev) noexcept;
 };
 
 template BodyResult count_body<xsimd::sse2>(const Request &, const std::uint8_t *,

@@ -44,6 +44,12 @@ struct SsePrimitives {
   /// Unsigned saturating a - b per byte (xsimd's ssub does not compile at
   /// -O0 for AVX-512, where gcc's intrinsics are macros with C casts).
   static batch subs(batch a, batch b) noexcept { return batch(_mm_subs_epu8(a, b)); }
+  /// SSE2's two whole-register byte shifts (SSSE3's IsaOps hides this
+  /// with palignr, one instruction).
+  template <int K>
+  static batch shift_in(batch cur, batch prev) noexcept {
+    return batch(_mm_or_si128(_mm_slli_si128(cur, K), _mm_srli_si128(prev, 16 - K)));
+  }
   /// Each byte shifted right by K bits.
   template <int K>
   static batch shift_right(batch v) noexcept {

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// GNU 9.5+'s words without -m or -L in stride (kernel_driver.hpp's
+// separator_words_plan, once UnitClasses has the census of separators):
+// every byte takes its character's class by pattern (separator_bytes.hpp),
+// whatever the unit boundaries, so blocks go 64 bytes a step, with the
+// bytes of a separator cut by a block's end carried to the next.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "count/kernels/blocks.hpp"
+#include "count/kernels/c_byte_classes.hpp"
+#include "count/kernels/kernel.hpp"
+#include "count/kernels/separator_bytes.hpp"
+#include "count/summary_ops.hpp"
+
+namespace fastwc::count::kernels {
+
+template <class A>
+struct SeparatorsInStride : Blocks<A> {
+  using Base = Blocks<A>;
+  using Base::bits;
+  using Base::load;
+  using Base::popcount;
+  using Base::sign_bits;
+  using typename Base::B;
+  using typename Base::Block;
+  using typename Base::Isa;
+  using Acc = Accumulate<A>;
+  using Classes = CByteClasses<A>;
+  using SeparatorPatterns = SeparatorBytes<A>;
+
+  /// Plan::utf8_separator_words' blocks from the body's start,
+  /// until fewer than simd_block_with_lookahead bytes remain; returns where
+  /// it stopped. `carry_out` (bit i: the byte i after that ends a separator
+  /// that began before it) is for the tail; `looked_up` counts the
+  /// characters beyond the census that were decoded. Out of line, so
+  /// that its state stays in registers.
+  [[gnu::noinline]] static std::size_t run(const Request &request,
+                                           const typename SeparatorPatterns::Patterns &patterns,
+                                           bool four_byte_clear, const std::uint8_t *p,
+                                           std::size_t n, UnitAccumulator &result,
+                                           std::uint64_t &carry_out,
+                                           std::uint64_t &looked_up) noexcept {
+    // Leads of characters the census does not cover: F4..FF always (above
+    // U+10FFFF, or no character), F0..F3 until it has walked their planes.
+    const B beyond_census(four_byte_clear ? 0xF4 : 0xF0);
+    const typename Classes::Constants k = Classes::constants();
+    UnitAccumulator acc = result;
+    std::uint64_t carry = 0;
+    std::uint64_t lines = 0;
+    std::size_t pos = 0;
+    for (; pos + simd_block_with_lookahead <= n; pos += 64) {
+      const std::uint8_t *q = p + pos;
+      const Block b = load(q);
+      std::uint64_t sep = Classes::space_bits(b, k) | carry;
+      carry = 0;
+      if (sign_bits(b) != 0) {
+        const typename SeparatorPatterns::Match match =
+            SeparatorPatterns::separator_bits(patterns, b, q);
+        sep |= match.bytes;
+        carry = match.spill;
+        const std::uint64_t odd =
+            bits(b, [&beyond_census](B v) { return Isa::le(beyond_census, v); });
+        if (odd != 0) sep |= SeparatorPatterns::beyond_census(request, q, odd, carry, looked_up);
+      }
+      lines += popcount(Classes::newline_bits(b, k));
+      Acc::words(acc, sep, ~sep);
+    }
+    acc.summary.lines += lines;
+    result = acc;
+    carry_out = carry;
+    return pos;
+  }
+};
+
+}  // namespace fastwc::count::kernels
