@@ -78,9 +78,7 @@ struct Blocks {
     return B(r);
   }
 
-  static std::uint64_t popcount(std::uint64_t x) noexcept {
-    return static_cast<std::uint64_t>(__builtin_popcountll(x));
-  }
+  static std::uint64_t popcount(std::uint64_t x) noexcept { return Accumulate<A>::ones(x); }
 
   static constexpr std::uint64_t live_mask(std::size_t end) noexcept {
     return end >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << end) - 1;

@@ -142,19 +142,18 @@ struct CellLooks : CensusTables<A> {
                                                 std::uint64_t at, Found &f) noexcept {
     constexpr std::uint64_t all = ~std::uint64_t{0};
     if constexpr (Words) {
-      if (m.separators != 0) f.sep |= at & CellClassifier<A>::exception_bits(last, m.separators);
-      if (m.transparent != 0)
-        f.trans |= at & CellClassifier<A>::exception_bits(last, m.transparent);
+      if (m.separators != 0) f.sep |= CellClassifier<A>::exceptions_at(last, m.separators, at);
+      if (m.transparent != 0) f.trans |= CellClassifier<A>::exceptions_at(last, m.transparent, at);
     }
     if constexpr (Width) {
       if (m.narrow == all)
         f.narrow |= at;
       else if (m.narrow != 0)
-        f.narrow |= at & CellClassifier<A>::exception_bits(last, m.narrow);
+        f.narrow |= CellClassifier<A>::exceptions_at(last, m.narrow, at);
       if (m.wide == all)
         f.wide |= at;
       else if (m.wide != 0)
-        f.wide |= at & CellClassifier<A>::exception_bits(last, m.wide);
+        f.wide |= CellClassifier<A>::exceptions_at(last, m.wide, at);
     }
   }
 
@@ -170,20 +169,20 @@ struct CellLooks : CensusTables<A> {
     std::uint64_t wide = 0;
     if (lead < 0xF0) {
       const unsigned h = lead & 0x0Fu;
-      done = same & CellClassifier<A>::exception_bits(second, cells.three_byte[h]);
+      done = CellClassifier<A>::exceptions_at(second, cells.three_byte[h], same);
       if constexpr (Width) {
         if (done != 0 && cells.three_byte_wide[h] != 0)
-          wide = done & CellClassifier<A>::exception_bits(second, cells.three_byte_wide[h]);
+          wide = CellClassifier<A>::exceptions_at(second, cells.three_byte_wide[h], done);
       }
     } else {
       if (lead != 0xF0) return 0;
       const std::uint64_t plane1 = same & bits(second, [](B v) { return v == B(0x9F); });
       if (plane1 == 0) return 0;
       const Block third = load(q + 2);
-      done = plane1 & CellClassifier<A>::exception_bits(third, cells.plane1);
+      done = CellClassifier<A>::exceptions_at(third, cells.plane1, plane1);
       if constexpr (Width) {
         if (done != 0 && cells.plane1_wide != 0)
-          wide = done & CellClassifier<A>::exception_bits(third, cells.plane1_wide);
+          wide = CellClassifier<A>::exceptions_at(third, cells.plane1_wide, done);
       }
     }
     if constexpr (Width) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "count/cell_census.hpp"
 #include "count/kernels/blocks.hpp"
@@ -36,6 +37,11 @@ struct CensusTables : Blocks<A> {
     typename TwoByte::Maps two_byte;
   };
 
+  struct LeadBits {
+    std::uint64_t unsettled;
+    std::uint64_t marked;
+  };
+  struct NoLeadBits {};
   struct Tables {
     /// Two sets of lead bytes by nibble, the AND of a byte's two lookups:
     /// bits 0-3 (bit h - 0xC for lead (h << 4) | l) the leads the census
@@ -50,6 +56,8 @@ struct CensusTables : Blocks<A> {
     B by_lead;
     const CellCensus *census;
     const SettledCells *cells;
+    /// Without byte shuffles (SSE2), the two sets as bits by lead - 0xC0.
+    [[no_unique_address]] std::conditional_t<Isa::has_shuffle, NoLeadBits, LeadBits> lead_bits;
   };
 
   /// C0, C1 (overlong), E0 (overlong below A0), ED (surrogates from A0),
@@ -76,6 +84,7 @@ struct CensusTables : Blocks<A> {
     if constexpr (Isa::has_permute64) cells.two_byte = TwoByte::maps(census);
     std::uint8_t low[16] = {};
     alignas(64) std::uint8_t by_lead[64] = {};
+    LeadBits lead_bits{0, 0};
     for (unsigned lead = 0xC0; lead <= 0xFF; ++lead) {
       const unsigned row = (lead >> 4) - 0xC;
       const std::uint64_t bit = std::uint64_t{1} << (lead - 0xC0);
@@ -85,11 +94,18 @@ struct CensusTables : Blocks<A> {
       low[lead & 0x0F] = static_cast<std::uint8_t>(low[lead & 0x0F] | set);
       by_lead[lead - 0xC0] =
           static_cast<std::uint8_t>((unsettled ? 0x80 : 0) | (marked ? 0x40 : 0));
+      if (unsettled) lead_bits.unsettled |= bit;
+      if (marked) lead_bits.marked |= bit;
     }
-    return {Base::table(low[0], low[1], low[2], low[3], low[4], low[5], low[6], low[7], low[8],
-                        low[9], low[10], low[11], low[12], low[13], low[14], low[15]),
-            Base::table(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x22, 0x44, 0x88),
-            B::load_aligned(by_lead), &census, &cells};
+    Tables t{Base::table(low[0], low[1], low[2], low[3], low[4], low[5], low[6], low[7], low[8],
+                         low[9], low[10], low[11], low[12], low[13], low[14], low[15]),
+             Base::table(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x22, 0x44, 0x88),
+             B::load_aligned(by_lead),
+             &census,
+             &cells,
+             {}};
+    if constexpr (!Isa::has_shuffle) t.lead_bits = lead_bits;
+    return t;
   }
 
   /// The bytes of the block in Tables' two sets: the leads the census
@@ -99,12 +115,39 @@ struct CensusTables : Blocks<A> {
     std::uint64_t marked;
   };
 
+  /// Without byte shuffles, lead values looked at with compares (all of a
+  /// value's bytes at once) before the rest go one by one: two measured
+  /// best (SSE2 -mw 9.1: Cyrillic and Arabic gain by the compares,
+  /// Chinese's many leads lose by them; 0 and 4 rounds each lost a row).
+  static constexpr unsigned lead_rounds = 2;
   static LeadSets lead_sets(const Tables &t, const Block &b) noexcept {
     if constexpr (Isa::has_permute64) {
       const B set = Isa::permute64(t.by_lead, b.v[0]);
       return {Isa::sign_bits(set), Isa::sign_bits(Isa::template shift_left_words<1>(set))};
     }
     LeadSets out{0, 0};
+    if constexpr (!Isa::has_shuffle) {
+      // A lead value at a time, all of its bytes in the block at once by a
+      // compare: text keeps to a few leads (Cyrillic's D0 and D1, the
+      // CJK ideographs' E4..E9).
+      alignas(64) std::uint8_t bytes[64];
+      for (std::size_t i = 0; i < Base::lanes; ++i) b.v[i].store_aligned(bytes + i * Base::width);
+      std::uint64_t leads = Base::bits(b, [](B v) { return Isa::le(B(0xC0), v); });
+      for (unsigned round = 0; leads != 0 && round < lead_rounds; ++round) {
+        const std::uint8_t lead = bytes[__builtin_ctzll(leads)];
+        const std::uint64_t same = Base::bits(b, [lead](B v) { return v == B(lead); });
+        if (((t.lead_bits.unsettled >> (lead - 0xC0)) & 1) != 0) out.unsettled |= same;
+        if (((t.lead_bits.marked >> (lead - 0xC0)) & 1) != 0) out.marked |= same;
+        leads &= ~same;
+      }
+      for (; leads != 0; leads &= leads - 1) {
+        const unsigned i = static_cast<unsigned>(__builtin_ctzll(leads));
+        const unsigned lead = bytes[i] & 63u;
+        out.unsettled |= ((t.lead_bits.unsettled >> lead) & 1) << i;
+        out.marked |= ((t.lead_bits.marked >> lead) & 1) << i;
+      }
+      return out;
+    }
     for (std::size_t i = 0; i < Base::lanes; ++i) {
       const B v = b.v[i];
       const B set = Isa::lookup(t.lead_low, v & B(0x0F)) &

@@ -207,14 +207,6 @@ struct SimdKernel : Blocks<A> {
 
   using Policy = StridePolicy<A>;
 
-  /// Whether utf8_plan's blocks go through the validator: with byte
-  /// shuffles always; without (SSE2), for -m alone, whose valid blocks it
-  /// counts in stride (measured, SSE2 -m: every script 0.9-1.0 -> 4.0 GB/s).
-  /// Words and widths there have no classifier for the valid blocks to
-  /// reach: their blocks go the scalar kernel's way (below).
-  template <bool Words, bool Width>
-  static constexpr bool validates = Isa::has_shuffle || (!Words && !Width);
-
   template <bool Rule95, bool Words, bool Width>
   static BodyResult utf8_plan(const Request &request, const std::uint8_t *p,
                               std::size_t n) noexcept {
@@ -223,7 +215,7 @@ struct SimdKernel : Blocks<A> {
     UnitAccumulator acc{};
     const typename Classes::Constants k = Classes::constants();
     typename Validation::Validator check{};
-    if constexpr (validates<Words, Width>) check = Validation::validator();
+    check = Validation::validator();
     LeadTables tables{};
     CellCache cache;
     if constexpr (Isa::has_shuffle && (Words || Width)) {
@@ -240,7 +232,7 @@ struct SimdKernel : Blocks<A> {
     typename Stride::Tables stride{};
     typename Stride::SettledCells stride_settled;
     typename Stride::CellCache stride_cells;
-    if constexpr (Isa::has_shuffle && (Words || Width)) {
+    if constexpr (Policy::template in_stride<Rule95, Words, Width>) {
       const bool by_cell = lead_plan || request.plan == Plan::utf8_words ||
                            request.plan == Plan::utf8_width ||
                            request.plan == Plan::utf8_words_width;
@@ -252,6 +244,12 @@ struct SimdKernel : Blocks<A> {
     }
     const bool rfc3629 = request.utf8_decoding == Utf8Decoding::rfc3629;
     const bool lead_blocks = lead_plan && stride.census != nullptr;
+    // Whether blocks go through the validator: with byte shuffles always;
+    // without (SSE2), for -m, whose valid blocks it counts in stride
+    // (measured: every script 0.9-1.0 -> 4.0 GB/s), and for words and
+    // widths once the census lets their valid blocks go in stride (else
+    // no classifier there would take them: below, the scalar kernel's way).
+    const bool validating = Isa::has_shuffle || (!Words && !Width) || stride.census != nullptr;
     std::size_t pos = 0;
     std::size_t stride_from = 0;  // the stride's next try after a busy block
     // Without byte shuffles the validator costs a quarter of exact_units'
@@ -272,8 +270,9 @@ struct SimdKernel : Blocks<A> {
       // hardware prefetcher's view of the loop: fetch ahead explicitly.
       __builtin_prefetch(q + 1024);
       Units u{};
-      if constexpr (validates<Words, Width>) {
-        const bool tried = Isa::has_shuffle || pos >= validate_from;
+      {
+        const bool tried =
+            Isa::has_shuffle || (validating && pos >= validate_from && pos >= stride_from);
         if (tried && Validation::valid_utf8(check, b)) {
           if constexpr (!Isa::has_shuffle) failures = 0;
           std::size_t end = pos;
@@ -297,7 +296,7 @@ struct SimdKernel : Blocks<A> {
           }
           u = UnitFinder::valid_units(b, q);
         } else {
-          if constexpr (Words != Width && !Rule95) {
+          if constexpr (Isa::has_shuffle && Words != Width && !Rule95) {
             // GNU 9.1's words without -m, or -L without -m or -w: blocks
             // that fail the validator are judged by their leads
             // (LeadsAlone::failed_run), and the continuation bytes after
@@ -323,32 +322,31 @@ struct SimdKernel : Blocks<A> {
           }
           if constexpr (!Isa::has_shuffle) {
             if (tried) validate_from = pos + (std::size_t{64} << std::min(failures++, 4u));
+            // A block of multibyte characters with few ASCII bytes between
+            // them is classified fastest by the scalar kernel's path, which
+            // decodes and classifies each character in one pass
+            // (bench_kernels -w/-L: Chinese, Japanese 0.25 -> 0.4-0.5 GB/s,
+            // Korean, Greek, Cyrillic, emoji 0.25 -> 0.3-0.37); where ASCII
+            // or invalid bytes are many (16 of 64 or more), their masks win
+            // (typographic English, invalid-heavy, binary: unchanged).
+            if constexpr (Words || Width) {
+              if (popcount(~sign_bits(b)) < 16) {
+                // Text in one script stays so for long: the blocks after
+                // this one that have as few ASCII bytes join the same span,
+                // one call for the run, unless the stride may take them.
+                std::size_t end = pos + 64;
+                while ((!validating || end < stride_from) && end + simd_block_with_lookahead <= n &&
+                       popcount(~sign_bits(load(p + end))) < 16)
+                  end += 64;
+                UnitAccumulator span = acc;  // a copy keeps acc out of memory
+                pos = utf8_span(request, p, pos, end, n, span).pos;
+                acc = span;
+                continue;
+              }
+            }
           }
           u = UnitFinder::template exact_units<(Words || Width)>(b, q, rfc3629);
         }
-      } else {
-        // No byte shuffle (SSE2): a block of multibyte characters with few
-        // ASCII bytes between them is classified fastest by the scalar
-        // kernel's path, which decodes and classifies each character in
-        // one pass (bench_kernels -w/-L: Chinese, Japanese 0.25 -> 0.4-0.5
-        // GB/s, Korean, Greek, Cyrillic, emoji 0.25 -> 0.3-0.37); where
-        // ASCII or invalid bytes are many (16 of 64 or more), their masks
-        // win (typographic English, invalid-heavy, binary: unchanged).
-        if constexpr (Words || Width) {
-          if (popcount(~sign_bits(b)) < 16) {
-            // Text in one script stays so for long: the blocks after this
-            // one that have as few ASCII bytes join the same span, one
-            // call for the run.
-            std::size_t end = pos + 64;
-            while (end + simd_block_with_lookahead <= n && popcount(~sign_bits(load(p + end))) < 16)
-              end += 64;
-            UnitAccumulator span = acc;  // a copy keeps acc out of memory
-            pos = utf8_span(request, p, pos, end, n, span).pos;
-            acc = span;
-            continue;
-          }
-        }
-        u = UnitFinder::template exact_units<(Words || Width)>(b, q, rfc3629);
       }
       utf8_block<Rule95, Words, Width>(request, acc, b, u, q, tables, cache, k);
       pos += u.end;

@@ -51,6 +51,16 @@ struct StridePolicy {
   /// with the hot cells for its busy blocks, and blocks that fail the
   /// validator are judged by their leads there too.
   static constexpr bool lead_run_first = !Isa::has_permute64;
+  /// Which plans go in stride by cell at all: with byte shuffles, all that
+  /// count words or widths; without (SSE2: its stride's lookups are
+  /// compares, a lead or a cell at a time), GNU 9.5+'s words alone (-mw:
+  /// 1.4-4.2x over the scalar kernel's way on every script). Under 9.1's
+  /// rule and with -L, the cells that unassigned code points and widths
+  /// leave unsettled cost more than that way on Japanese, Chinese and
+  /// emoji (-mw 9.1 Japanese 0.77-0.83x, -L Japanese 0.62x, emoji 0.68x,
+  /// though Cyrillic and Arabic gained 2.7-3.9x).
+  template <bool Rule95, bool Words, bool Width>
+  static constexpr bool in_stride = Isa::has_shuffle ? Words || Width : Rule95&& Words && !Width;
 };
 
 }  // namespace fastwc::count::kernels
