@@ -140,20 +140,25 @@ struct CellLooks : CensusTables<A> {
   template <bool Words, bool Width>
   [[gnu::always_inline]] static void apply_cell(const CellMasks &m, const Block &last,
                                                 std::uint64_t at, Found &f) noexcept {
-    constexpr std::uint64_t all = ~std::uint64_t{0};
-    if constexpr (Words) {
-      if (m.separators != 0) f.sep |= CellClassifier<A>::exceptions_at(last, m.separators, at);
-      if (m.transparent != 0) f.trans |= CellClassifier<A>::exceptions_at(last, m.transparent, at);
-    }
-    if constexpr (Width) {
-      if (m.narrow == all)
-        f.narrow |= at;
-      else if (m.narrow != 0)
-        f.narrow |= CellClassifier<A>::exceptions_at(last, m.narrow, at);
-      if (m.wide == all)
-        f.wide |= at;
-      else if (m.wide != 0)
-        f.wide |= CellClassifier<A>::exceptions_at(last, m.wide, at);
+    if constexpr (!Isa::has_shuffle) {
+      apply_cell_by_compares<Words, Width>(m, last, at, f);
+    } else {
+      constexpr std::uint64_t all = ~std::uint64_t{0};
+      if constexpr (Words) {
+        if (m.separators != 0) f.sep |= at & CellClassifier<A>::exception_bits(last, m.separators);
+        if (m.transparent != 0)
+          f.trans |= at & CellClassifier<A>::exception_bits(last, m.transparent);
+      }
+      if constexpr (Width) {
+        if (m.narrow == all)
+          f.narrow |= at;
+        else if (m.narrow != 0)
+          f.narrow |= at & CellClassifier<A>::exception_bits(last, m.narrow);
+        if (m.wide == all)
+          f.wide |= at;
+        else if (m.wide != 0)
+          f.wide |= at & CellClassifier<A>::exception_bits(last, m.wide);
+      }
     }
   }
 
@@ -165,25 +170,81 @@ struct CellLooks : CensusTables<A> {
   [[gnu::always_inline]] static std::uint64_t settle(const SettledCells &cells, std::uint8_t lead,
                                                      std::uint64_t same, const Block &second,
                                                      const std::uint8_t *q, Found &f) noexcept {
+    if constexpr (!Isa::has_shuffle) {
+      return settle_by_compares<Width>(cells, lead, same, second, q, f);
+    } else {
+      std::uint64_t done = 0;
+      std::uint64_t wide = 0;
+      if (lead < 0xF0) {
+        const unsigned h = lead & 0x0Fu;
+        done = same & CellClassifier<A>::exception_bits(second, cells.three_byte[h]);
+        if constexpr (Width) {
+          if (done != 0 && cells.three_byte_wide[h] != 0)
+            wide = done & CellClassifier<A>::exception_bits(second, cells.three_byte_wide[h]);
+        }
+      } else {
+        if (lead != 0xF0) return 0;
+        const std::uint64_t plane1 = same & bits(second, [](B v) { return v == B(0x9F); });
+        if (plane1 == 0) return 0;
+        const Block third = load(q + 2);
+        done = plane1 & CellClassifier<A>::exception_bits(third, cells.plane1);
+        if constexpr (Width) {
+          if (done != 0 && cells.plane1_wide != 0)
+            wide = done & CellClassifier<A>::exception_bits(third, cells.plane1_wide);
+        }
+      }
+      if constexpr (Width) {
+        f.wide |= wide;
+        f.narrow |= done & ~wide;
+      }
+      return done;
+    }
+  }
+
+ private:
+  // Without byte shuffles (SSE2): apply_cell and settle with
+  // CellClassifier::exceptions_at for exception_bits. Bodies of their own,
+  // not one body through exceptions_at for every ISA: that wrapper, though
+  // it inlines to the same operations, changed the VBMI kernel's register
+  // allocation in the stride's loop (-w 9.1 Korean and Devanagari 0.93x,
+  // -L on random binary 0.91x).
+  template <bool Words, bool Width>
+  [[gnu::always_inline]] static void apply_cell_by_compares(const CellMasks &m, const Block &last,
+                                                            std::uint64_t at, Found &f) noexcept {
+    using Cells = CellClassifier<A>;
+    constexpr std::uint64_t all = ~std::uint64_t{0};
+    if constexpr (Words) {
+      if (m.separators != 0) f.sep |= Cells::exceptions_at(last, m.separators, at);
+      if (m.transparent != 0) f.trans |= Cells::exceptions_at(last, m.transparent, at);
+    }
+    if constexpr (Width) {
+      f.narrow |= m.narrow == all ? at
+                  : m.narrow != 0 ? Cells::exceptions_at(last, m.narrow, at)
+                                  : 0;
+      f.wide |= m.wide == all ? at : m.wide != 0 ? Cells::exceptions_at(last, m.wide, at) : 0;
+    }
+  }
+
+  template <bool Width>
+  [[gnu::always_inline]] static std::uint64_t settle_by_compares(
+      const SettledCells &cells, std::uint8_t lead, std::uint64_t same, const Block &second,
+      const std::uint8_t *q, Found &f) noexcept {
+    using Cells = CellClassifier<A>;
     std::uint64_t done = 0;
     std::uint64_t wide = 0;
     if (lead < 0xF0) {
       const unsigned h = lead & 0x0Fu;
-      done = CellClassifier<A>::exceptions_at(second, cells.three_byte[h], same);
-      if constexpr (Width) {
-        if (done != 0 && cells.three_byte_wide[h] != 0)
-          wide = CellClassifier<A>::exceptions_at(second, cells.three_byte_wide[h], done);
-      }
+      done = Cells::exceptions_at(second, cells.three_byte[h], same);
+      if (Width && done != 0 && cells.three_byte_wide[h] != 0)
+        wide = Cells::exceptions_at(second, cells.three_byte_wide[h], done);
     } else {
       if (lead != 0xF0) return 0;
       const std::uint64_t plane1 = same & bits(second, [](B v) { return v == B(0x9F); });
       if (plane1 == 0) return 0;
       const Block third = load(q + 2);
-      done = CellClassifier<A>::exceptions_at(third, cells.plane1, plane1);
-      if constexpr (Width) {
-        if (done != 0 && cells.plane1_wide != 0)
-          wide = CellClassifier<A>::exceptions_at(third, cells.plane1_wide, done);
-      }
+      done = Cells::exceptions_at(third, cells.plane1, plane1);
+      if (Width && done != 0 && cells.plane1_wide != 0)
+        wide = Cells::exceptions_at(third, cells.plane1_wide, done);
     }
     if constexpr (Width) {
       f.wide |= wide;

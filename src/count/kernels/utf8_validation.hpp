@@ -161,7 +161,10 @@ struct Utf8Validation : Blocks<A> {
                              Isa::template shift_in<3>(cur, prev));
       prev = cur;
     }
-    return clean(error);
+    if constexpr (Isa::has_shuffle)
+      return Isa::bits(error != B(0)) == 0;
+    else
+      return Isa::sign_bits(error) == 0;
   }
 
   /// valid_utf8_after for the block b at q, which follows the block that
@@ -184,37 +187,34 @@ struct Utf8Validation : Blocks<A> {
         error = error | errors(t, b.v[i], B::load_unaligned(at - 1), B::load_unaligned(at - 2),
                                B::load_unaligned(at - 3));
       }
-      return clean(error);
+      if constexpr (Isa::has_shuffle)
+        return Isa::bits(error != B(0)) == 0;
+      else
+        return Isa::sign_bits(error) == 0;  // errors_by_compares' sign bits
     }
   }
 
  private:
-  /// True when errors() found none: any bit of the lookups' bytes, the
-  /// sign bit of the compares'.
-  static bool clean(B error) noexcept {
-    if constexpr (Isa::has_shuffle)
-      return Isa::bits(error != B(0)) == 0;
-    else
-      return Isa::sign_bits(error) == 0;
-  }
-
   /// The error bits of the bytes cur, the bytes one, two and three before
   /// each being prev1, prev2, prev3.
   [[gnu::always_inline]] static B errors(const Validator &t, B cur, B prev1, B prev2,
                                          B prev3) noexcept {
-    if constexpr (!Isa::has_shuffle) return errors_by_compares(cur, prev1, prev2, prev3);
-    const B special = by_high_nibble(t.prev_high, prev1) & by_low_nibble(t.prev_low, prev1) &
-                      by_high_nibble(t.cur_high, cur);
-    // Third and fourth bytes of 3- and 4-byte sequences must be
-    // continuations, which is when two_conts (0x80) is expected.
-    const B must23 =
-        Isa::subs(prev2, t.after_three_byte_lead) | Isa::subs(prev3, t.after_four_byte_lead);
-    return special ^ (must23 & t.expected);
+    if constexpr (!Isa::has_shuffle) {
+      return errors_by_compares(cur, prev1, prev2, prev3);
+    } else {
+      const B special = by_high_nibble(t.prev_high, prev1) & by_low_nibble(t.prev_low, prev1) &
+                        by_high_nibble(t.cur_high, cur);
+      // Third and fourth bytes of 3- and 4-byte sequences must be
+      // continuations, which is when two_conts (0x80) is expected.
+      const B must23 =
+          Isa::subs(prev2, t.after_three_byte_lead) | Isa::subs(prev3, t.after_four_byte_lead);
+      return special ^ (must23 & t.expected);
+    }
   }
 
   /// errors() without byte shuffles: the same rules, each by compares
   /// (about forty operations a vector, the lookups' fifteen). Its sign
-  /// bits mark the errors (clean()).
+  /// bits mark the errors; its other bits mean nothing.
   [[gnu::always_inline]] static B errors_by_compares(B cur, B prev1, B prev2, B prev3) noexcept {
     // v < bound for bytes 80..FF: one signed compare, where the unsigned
     // one takes two (Isa::le).
