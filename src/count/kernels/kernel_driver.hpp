@@ -233,8 +233,9 @@ struct SimdKernel : Blocks<A> {
     typename Stride::SettledCells stride_settled;
     typename Stride::CellCache stride_cells;
     if constexpr (Policy::template in_stride<Rule95, Words, Width>) {
-      const bool by_cell = lead_plan || request.plan == Plan::utf8_words ||
-                           request.plan == Plan::utf8_width ||
+      const bool by_cell = lead_plan ||
+                           (!Isa::has_shuffle && request.plan == Plan::utf8_lead_words) ||
+                           request.plan == Plan::utf8_words || request.plan == Plan::utf8_width ||
                            request.plan == Plan::utf8_words_width;
       const CellCensus *census = by_cell ? request.classes->cell_census(n) : nullptr;
       if (census != nullptr) {
@@ -246,9 +247,10 @@ struct SimdKernel : Blocks<A> {
     const bool lead_blocks = lead_plan && stride.census != nullptr;
     // Whether blocks go through the validator: with byte shuffles always;
     // without (SSE2), for -m, whose valid blocks it counts in stride
-    // (measured: every script 0.9-1.0 -> 4.0 GB/s), and for words and
-    // widths once the census lets their valid blocks go in stride (else
-    // no classifier there would take them: below, the scalar kernel's way).
+    // (measured: every script 0.9-1.0 -> 4.0 GB/s), and for words once
+    // the census lets their valid blocks go in stride (else no classifier
+    // there would take them: below, the scalar kernel's way, which also
+    // takes the blocks the stride left busy, up to `stride_from`).
     const bool validating = Isa::has_shuffle || (!Words && !Width) || stride.census != nullptr;
     std::size_t pos = 0;
     std::size_t stride_from = 0;  // the stride's next try after a busy block

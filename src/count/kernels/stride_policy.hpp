@@ -32,11 +32,15 @@ struct StridePolicy {
   /// counts in the stride too, as 9.1's words (Rule95 false): with VBMI its
   /// bit maps made that 1.1-1.26x on mixed text, Cyrillic, Greek, Arabic,
   /// Japanese and Korean, 0.9-0.95x on Chinese, emoji and typographic
-  /// English, against the UTF-8 loop's hot cells.
+  /// English, against the UTF-8 loop's hot cells. Without byte shuffles
+  /// (SSE2), 9.1's words leave a block whose cells need more than the
+  /// inline looks to the scalar kernel's way (busy_cells): Japanese 0.77x
+  /// in the stride, 0.97x so.
   template <bool Rule95>
-  static constexpr auto busy = Isa::has_permute64 && !Rule95 ? Stride::Busy::at_cells
-                               : Isa::has_gather             ? Stride::Busy::at_classify
-                                                             : Stride::Busy::never;
+  static constexpr auto busy = (Isa::has_permute64 || !Isa::has_shuffle) && !Rule95
+                                   ? Stride::Busy::at_cells
+                               : Isa::has_gather ? Stride::Busy::at_classify
+                                                 : Stride::Busy::never;
   static constexpr std::size_t pause = 2048;
   /// With byte shuffles alone, the cells met take CellSlotClassifier's
   /// slots (cell_looks.hpp) for GNU 9.1's words and for -L (Chinese,
@@ -53,14 +57,15 @@ struct StridePolicy {
   static constexpr bool lead_run_first = !Isa::has_permute64;
   /// Which plans go in stride by cell at all: with byte shuffles, all that
   /// count words or widths; without (SSE2: its stride's lookups are
-  /// compares, a lead or a cell at a time), GNU 9.5+'s words alone (-mw:
-  /// 1.4-4.2x over the scalar kernel's way on every script). Under 9.1's
-  /// rule and with -L, the cells that unassigned code points and widths
-  /// leave unsettled cost more than that way on Japanese, Chinese and
-  /// emoji (-mw 9.1 Japanese 0.77-0.83x, -L Japanese 0.62x, emoji 0.68x,
-  /// though Cyrillic and Arabic gained 2.7-3.9x).
+  /// compares, a lead or a cell at a time), words under both rules, not
+  /// -L. Measured against the scalar kernel's way, SSE2, 256 KiB: -mw 9.5
+  /// 1.34-4.17x on every script; -w and -mw 9.1 (leaving busy blocks, as
+  /// `busy` says) Cyrillic 2.9x, Arabic 3.9x, Devanagari 2.0x, Greek,
+  /// Latin and Korean 1.6-1.7x, Chinese, Japanese and emoji 0.97-0.98x;
+  /// -L Cyrillic 2.5x but Chinese 0.91x, and with it in, the words' own
+  /// code moved: Japanese -w 9.1 0.86x.
   template <bool Rule95, bool Words, bool Width>
-  static constexpr bool in_stride = Isa::has_shuffle ? Words || Width : Rule95&& Words && !Width;
+  static constexpr bool in_stride = Isa::has_shuffle ? Words || Width : Words && !Width;
 };
 
 }  // namespace fastwc::count::kernels
