@@ -143,17 +143,24 @@ struct Utf8Units : Blocks<A> {
              ((v == capped_lead) & Isa::le(B(0x90), n1)) | ((v == B(0xE0)) & Isa::le(n1, B(0x9F))) |
              ((v == B(0xED)) & Isa::le(B(0xA0), n1)) | ((v == B(0xF0)) & Isa::le(n1, B(0x8F))) |
              ((v == B(0xF8)) & Isa::le(n1, B(0x87))) | ((v == B(0xFC)) & Isa::le(n1, B(0x83)));
-      const M ok = need1 & !fail;
-      const unsigned shift = static_cast<unsigned>(l * width);
-      out.lead |= Isa::bits(ok) << shift;
-      if constexpr (Invalid) {
-        out.longer[0] |= Isa::bits(ok & need2) << shift;
-        out.longer[1] |= Isa::bits(ok & need3) << shift;
-        out.longer[2] |= Isa::bits(ok & need4) << shift;
-        out.longer[3] |= Isa::bits(ok & need5) << shift;
-      }
+      add_lane<Invalid>(out, l, need1 & !fail, need2, need3, need4, need5);
     }
     return out;
+  }
+
+  /// Adds lane l's leads that start a character (ok), and with Invalid
+  /// those of them that need 2..5 continuation bytes or more, to out.
+  template <bool Invalid>
+  [[gnu::always_inline]] static void add_lane(ValidLeads &out, std::size_t l, M ok, M need2,
+                                              M need3, M need4, M need5) noexcept {
+    const unsigned shift = static_cast<unsigned>(l * width);
+    out.lead |= Isa::bits(ok) << shift;
+    if constexpr (Invalid) {
+      out.longer[0] |= Isa::bits(ok & need2) << shift;
+      out.longer[1] |= Isa::bits(ok & need3) << shift;
+      out.longer[2] |= Isa::bits(ok & need4) << shift;
+      out.longer[3] |= Isa::bits(ok & need5) << shift;
+    }
   }
 
   /// Bounds of the second byte after each lead C0..FF (by its low six
@@ -241,15 +248,7 @@ struct Utf8Units : Blocks<A> {
       const M fail = (!(Isa::le(lo, n1) & Isa::le(n1, hi))) | Isa::le(v, B(0xC1)) |
                      (need2 & !cont(next[1].v[l])) | (need3 & !cont(next[2].v[l])) |
                      (need4 & !cont(next[3].v[l])) | (need5 & !cont(next[4].v[l]));
-      const M ok = need1 & !fail;
-      const unsigned shift = static_cast<unsigned>(l * width);
-      out.lead |= Isa::bits(ok) << shift;
-      if constexpr (Invalid) {
-        out.longer[0] |= Isa::bits(ok & need2) << shift;
-        out.longer[1] |= Isa::bits(ok & need3) << shift;
-        out.longer[2] |= Isa::bits(ok & need4) << shift;
-        out.longer[3] |= Isa::bits(ok & need5) << shift;
-      }
+      add_lane<Invalid>(out, l, need1 & !fail, need2, need3, need4, need5);
     }
     return out;
   }
