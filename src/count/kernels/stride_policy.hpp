@@ -35,7 +35,7 @@ struct StridePolicy {
   /// English, against the UTF-8 loop's hot cells. Without byte shuffles
   /// (SSE2), 9.1's words leave a block whose cells need more than the
   /// inline looks to the scalar kernel's way (busy_cells): Japanese 0.77x
-  /// in the stride, 0.97x so.
+  /// in the stride, 0.92-0.97x so (runs and builds differ).
   template <bool Rule95>
   static constexpr auto busy = (Isa::has_permute64 || !Isa::has_shuffle) && !Rule95
                                    ? Stride::Busy::at_cells
@@ -61,7 +61,8 @@ struct StridePolicy {
   /// -L. Measured against the scalar kernel's way, SSE2, 256 KiB: -mw 9.5
   /// 1.34-4.17x on every script; -w and -mw 9.1 (leaving busy blocks, as
   /// `busy` says) Cyrillic 2.9x, Arabic 3.9x, Devanagari 2.0x, Greek,
-  /// Latin and Korean 1.6-1.7x, Chinese, Japanese and emoji 0.97-0.98x;
+  /// Latin and Korean 1.6-1.7x, Chinese and emoji 0.95-1.02x, Japanese
+  /// 0.92-0.97x;
   /// -L Cyrillic 2.5x but Chinese 0.91x, and with it in, the words' own
   /// code moved: Japanese -w 9.1 0.86x.
   template <bool Rule95, bool Words, bool Width>
