@@ -61,29 +61,26 @@ struct CellClassifier : Blocks<A> {
     return m;
   }
 
-  /// `at & exception_bits(last, exceptions)`. Without byte shuffles
-  /// (SSE2), a character at a time from the bytes stored: a shift and a
-  /// test each, where exception_bits' lookups have no compare-only form
-  /// that costs less than the few characters a cell has in a block.
+  /// `at & exception_bits(last, exceptions)` without byte shuffles
+  /// (SSE2): a compare for each exception where a cell has few (kana's
+  /// unassigned code points) or few that are not (-L's widths), else a
+  /// character at a time from the bytes stored, a shift and a test each:
+  /// exception_bits' lookups have no compare-only form that costs less
+  /// than the few characters a cell has in a block.
   [[gnu::always_inline]] static std::uint64_t exceptions_at(const Block &last,
                                                             std::uint64_t exceptions,
                                                             std::uint64_t at) noexcept {
-    if constexpr (Isa::has_shuffle) {
-      return at & exception_bits(last, exceptions);
-    } else {
-      // A cell with few exceptions (kana's unassigned code points), or few
-      // that are not (-L's widths): a compare for each.
-      if (at_most_three(exceptions)) return at & last_bytes_in(last, exceptions);
-      if (at_most_three(~exceptions)) return at & ~last_bytes_in(last, ~exceptions);
-      alignas(64) std::uint8_t bytes[64];
-      for (std::size_t i = 0; i < lanes; ++i) last.v[i].store_aligned(bytes + i * width);
-      std::uint64_t m = 0;
-      for (; at != 0; at &= at - 1) {
-        const unsigned i = static_cast<unsigned>(__builtin_ctzll(at));
-        m |= ((exceptions >> (bytes[i] & 63)) & 1) << i;
-      }
-      return m;
+    static_assert(!Isa::has_shuffle, "with byte shuffles: exception_bits");
+    if (at_most_three(exceptions)) return at & last_bytes_in(last, exceptions);
+    if (at_most_three(~exceptions)) return at & ~last_bytes_in(last, ~exceptions);
+    alignas(64) std::uint8_t bytes[64];
+    for (std::size_t i = 0; i < lanes; ++i) last.v[i].store_aligned(bytes + i * width);
+    std::uint64_t m = 0;
+    for (; at != 0; at &= at - 1) {
+      const unsigned i = static_cast<unsigned>(__builtin_ctzll(at));
+      m |= ((exceptions >> (bytes[i] & 63)) & 1) << i;
     }
+    return m;
   }
 
   static bool at_most_three(std::uint64_t x) noexcept {

@@ -24,10 +24,10 @@
 // slower ways and the table of planes 0 and 1 exists, from that table with
 // gathers (classify_by_table.hpp), else one by one (classify_multibyte,
 // which reads the same table where a kernel has no gathers: SSSE3). SSE2
-// has no byte shuffle: it validates with compares, for -m alone; its
-// other blocks with non-ASCII bytes take exact_units and
-// classify_multibyte alone, or, for words and widths in blocks with few
-// ASCII bytes, the scalar kernel's path.
+// has no byte shuffle: it validates with compares, for -m and for words
+// in stride by cell; its other blocks with non-ASCII bytes take
+// exact_units and classify_multibyte alone, or, for words and widths in
+// blocks with few ASCII bytes, the scalar kernel's path.
 // The last bytes of a chunk and a trailing incomplete sequence go through
 // utf8_span, the scalar path. GNU 9.5+'s words without -m or -L need none
 // of this once UnitClasses has the census of separators: every byte takes
@@ -272,83 +272,81 @@ struct SimdKernel : Blocks<A> {
       // hardware prefetcher's view of the loop: fetch ahead explicitly.
       __builtin_prefetch(q + 1024);
       Units u{};
-      {
-        const bool tried =
-            Isa::has_shuffle || (validating && pos >= validate_from && pos >= stride_from);
-        if (tried && Validation::valid_utf8(check, b)) {
-          if constexpr (!Isa::has_shuffle) failures = 0;
-          std::size_t end = pos;
-          if constexpr (!Words && !Width) end = CharsInStride<A>::run(check, p, pos, n, acc);
-          if constexpr (Words || Width) {
-            if (stride.census != nullptr && pos >= stride_from) {
-              const typename Stride::RunEnd e =
-                  Stride::template run<Rule95, Words, Width, Policy::template busy<Rule95>,
-                                       Policy::template cell_slots<Rule95, Width>>(
-                      *request.classes, check, stride, stride_cells, p, pos, n, acc);
-              end = e.pos;
-              if (e.busy) stride_from = end + Policy::pause;
-            }
+      const bool tried =
+          Isa::has_shuffle || (validating && pos >= validate_from && pos >= stride_from);
+      if (tried && Validation::valid_utf8(check, b)) {
+        if constexpr (!Isa::has_shuffle) failures = 0;
+        std::size_t end = pos;
+        if constexpr (!Words && !Width) end = CharsInStride<A>::run(check, p, pos, n, acc);
+        if constexpr (Words || Width) {
+          if (stride.census != nullptr && pos >= stride_from) {
+            const typename Stride::RunEnd e =
+                Stride::template run<Rule95, Words, Width, Policy::template busy<Rule95>,
+                                     Policy::template cell_slots<Rule95, Width>>(
+                    *request.classes, check, stride, stride_cells, p, pos, n, acc);
+            end = e.pos;
+            if (e.busy) stride_from = end + Policy::pause;
           }
-          if (end != pos) {
-            // Continuation bytes that open the block there end a
-            // character counted already (at most three: it was valid).
-            pos = end;
-            while ((p[pos] & 0xC0) == 0x80) ++pos;
+        }
+        if (end != pos) {
+          // Continuation bytes that open the block there end a
+          // character counted already (at most three: it was valid).
+          pos = end;
+          while ((p[pos] & 0xC0) == 0x80) ++pos;
+          continue;
+        }
+        u = UnitFinder::valid_units(b, q);
+      } else {
+        if constexpr (Isa::has_shuffle && Words != Width && !Rule95) {
+          // GNU 9.1's words without -m, or -L without -m or -w: blocks
+          // that fail the validator are judged by their leads
+          // (LeadsAlone::failed_run), and the continuation bytes after
+          // them (their characters' ends, or stray ones: no width, and
+          // transparent under 9.1, either way) are passed over to the
+          // next unit boundary.
+          if (lead_blocks) {
+            // -L: this block and those after it that fail too, out of
+            // line; words: this block alone, inline (measured: VBMI's
+            // words gained nothing on binary by the run, and its layout
+            // cost valid Cyrillic 0.87x).
+            if constexpr (Width) {
+              pos = LeadsAlone<A>::template failed_run<Words, Width>(
+                  *request.classes, check, stride, stride_cells, p, pos, n, acc);
+            } else {
+              acc.summary.lines += LeadsAlone<A>::template lead_block<Words, Width>(
+                  *request.classes, check, stride, stride_cells, q, k, acc);
+              pos += 64;
+            }
+            while (pos < n && (p[pos] & 0xC0) == 0x80) ++pos;
             continue;
           }
-          u = UnitFinder::valid_units(b, q);
-        } else {
-          if constexpr (Isa::has_shuffle && Words != Width && !Rule95) {
-            // GNU 9.1's words without -m, or -L without -m or -w: blocks
-            // that fail the validator are judged by their leads
-            // (LeadsAlone::failed_run), and the continuation bytes after
-            // them (their characters' ends, or stray ones: no width, and
-            // transparent under 9.1, either way) are passed over to the
-            // next unit boundary.
-            if (lead_blocks) {
-              // -L: this block and those after it that fail too, out of
-              // line; words: this block alone, inline (measured: VBMI's
-              // words gained nothing on binary by the run, and its layout
-              // cost valid Cyrillic 0.87x).
-              if constexpr (Width) {
-                pos = LeadsAlone<A>::template failed_run<Words, Width>(
-                    *request.classes, check, stride, stride_cells, p, pos, n, acc);
-              } else {
-                acc.summary.lines += LeadsAlone<A>::template lead_block<Words, Width>(
-                    *request.classes, check, stride, stride_cells, q, k, acc);
-                pos += 64;
-              }
-              while (pos < n && (p[pos] & 0xC0) == 0x80) ++pos;
+        }
+        if constexpr (!Isa::has_shuffle) {
+          if (tried) validate_from = pos + (std::size_t{64} << std::min(failures++, 4u));
+          // A block of multibyte characters with few ASCII bytes between
+          // them is classified fastest by the scalar kernel's path, which
+          // decodes and classifies each character in one pass
+          // (bench_kernels -w/-L: Chinese, Japanese 0.25 -> 0.4-0.5 GB/s,
+          // Korean, Greek, Cyrillic, emoji 0.25 -> 0.3-0.37); where ASCII
+          // or invalid bytes are many (16 of 64 or more), their masks win
+          // (typographic English, invalid-heavy, binary: unchanged).
+          if constexpr (Words || Width) {
+            if (popcount(~sign_bits(b)) < 16) {
+              // Text in one script stays so for long: the blocks after
+              // this one that have as few ASCII bytes join the same span,
+              // one call for the run, unless the stride may take them.
+              std::size_t end = pos + 64;
+              while ((!validating || end < stride_from) && end + simd_block_with_lookahead <= n &&
+                     popcount(~sign_bits(load(p + end))) < 16)
+                end += 64;
+              UnitAccumulator span = acc;  // a copy keeps acc out of memory
+              pos = utf8_span(request, p, pos, end, n, span).pos;
+              acc = span;
               continue;
             }
           }
-          if constexpr (!Isa::has_shuffle) {
-            if (tried) validate_from = pos + (std::size_t{64} << std::min(failures++, 4u));
-            // A block of multibyte characters with few ASCII bytes between
-            // them is classified fastest by the scalar kernel's path, which
-            // decodes and classifies each character in one pass
-            // (bench_kernels -w/-L: Chinese, Japanese 0.25 -> 0.4-0.5 GB/s,
-            // Korean, Greek, Cyrillic, emoji 0.25 -> 0.3-0.37); where ASCII
-            // or invalid bytes are many (16 of 64 or more), their masks win
-            // (typographic English, invalid-heavy, binary: unchanged).
-            if constexpr (Words || Width) {
-              if (popcount(~sign_bits(b)) < 16) {
-                // Text in one script stays so for long: the blocks after
-                // this one that have as few ASCII bytes join the same span,
-                // one call for the run, unless the stride may take them.
-                std::size_t end = pos + 64;
-                while ((!validating || end < stride_from) && end + simd_block_with_lookahead <= n &&
-                       popcount(~sign_bits(load(p + end))) < 16)
-                  end += 64;
-                UnitAccumulator span = acc;  // a copy keeps acc out of memory
-                pos = utf8_span(request, p, pos, end, n, span).pos;
-                acc = span;
-                continue;
-              }
-            }
-          }
-          u = UnitFinder::template exact_units<(Words || Width)>(b, q, rfc3629);
         }
+        u = UnitFinder::template exact_units<(Words || Width)>(b, q, rfc3629);
       }
       utf8_block<Rule95, Words, Width>(request, acc, b, u, q, tables, cache, k);
       pos += u.end;

@@ -62,9 +62,8 @@ struct StridePolicy {
   /// 1.34-4.17x on every script; -w and -mw 9.1 (leaving busy blocks, as
   /// `busy` says) Cyrillic 2.9x, Arabic 3.9x, Devanagari 2.0x, Greek,
   /// Latin and Korean 1.6-1.7x, Chinese and emoji 0.95-1.02x, Japanese
-  /// 0.92-0.97x;
-  /// -L Cyrillic 2.5x but Chinese 0.91x, and with it in, the words' own
-  /// code moved: Japanese -w 9.1 0.86x.
+  /// 0.92-0.97x; -L Cyrillic 2.5x but Chinese 0.91x, and with it in, the
+  /// words' own code moved: Japanese -w 9.1 0.86x.
   template <bool Rule95, bool Words, bool Width>
   static constexpr bool in_stride = Isa::has_shuffle ? Words || Width : Words && !Width;
 };
