@@ -57,6 +57,8 @@ concept ShufflePrimitives = requires(typename Ops::batch v) {
 
 /// has_permute64 (AVX-512 VBMI): one lookup in a 64-byte table.
 ///   permute64(table, index)   byte i = table[index[i] & 63], like vpermb
+///   permute64_where(table, index, m)  the same where bit i of m is set,
+///                             0 elsewhere (vpermb with a zero mask)
 ///   permute128(t, index)      byte i = byte index[i] & 127 of the 128
 ///                             bytes t[0..1], by one vpermi2b (two
 ///                             operations on that port, as permute64 is one)
@@ -70,8 +72,9 @@ concept ShufflePrimitives = requires(typename Ops::batch v) {
 ///                             (which permute64 does not read when K >= 2)
 template <class Ops>
 concept PermutePrimitives = requires(typename Ops::batch v, const typename Ops::batch (&t2)[2],
-                                     const typename Ops::batch (&t)[4]) {
+                                     const typename Ops::batch (&t)[4], std::uint64_t m) {
   { Ops::permute64(v, v) } -> std::same_as<typename Ops::batch>;
+  { Ops::permute64_where(v, v, m) } -> std::same_as<typename Ops::batch>;
   { Ops::permute128(t2, v) } -> std::same_as<typename Ops::batch>;
   { Ops::permute256(t, v) } -> std::same_as<typename Ops::batch>;
   { Ops::template shift_left_words<3>(v) } -> std::same_as<typename Ops::batch>;

@@ -30,6 +30,9 @@ struct IsaOps<avx512vbmi> : Avx512Primitives<avx512vbmi> {
     // and trips -Wmaybe-uninitialized.
     return batch(_mm512_maskz_permutexvar_epi8(~__mmask64{0}, index, table));
   }
+  static batch permute64_where(batch table, batch index, std::uint64_t m) noexcept {
+    return batch(_mm512_maskz_permutexvar_epi8(static_cast<__mmask64>(m), index, table));
+  }
   static batch permute128(const batch (&t)[2], batch index) noexcept {
     return batch(_mm512_permutex2var_epi8(t[0], index, t[1]));
   }

@@ -47,6 +47,9 @@ struct SeparatorsInStride : Blocks<A> {
     // U+10FFFF, or no character), F0..F3 until it has walked their planes.
     const B beyond_census(four_byte_clear ? 0xF4 : 0xF0);
     const typename Classes::Constants k = Classes::constants();
+    B from_c0{};
+    if constexpr (Isa::has_permute64)
+      from_c0 = SeparatorPatterns::leads_from_c0(patterns, four_byte_clear);
     UnitAccumulator acc = result;
     std::uint64_t carry = 0;
     std::uint64_t lines = 0;
@@ -56,7 +59,26 @@ struct SeparatorsInStride : Blocks<A> {
       const Block b = load(q);
       std::uint64_t sep = Classes::space_bits(b, k) | carry;
       carry = 0;
-      if (sign_bits(b) != 0) {
+      if constexpr (Isa::has_permute64) {
+        const std::uint64_t high = sign_bits(b);
+        const std::uint64_t watched =
+            high == 0 ? 0 : SeparatorPatterns::watched_leads(from_c0, b, high);
+        if (watched != 0) {
+          // Patterns are two or three bytes long: their leads lie below
+          // the census' bounds.
+          const std::uint64_t odd =
+              watched & bits(b, [&beyond_census](B v) { return Isa::le(beyond_census, v); });
+          const std::uint64_t leads = watched & ~odd;
+          if (leads != 0) [[likely]] {
+            const typename SeparatorPatterns::Match match =
+                patterns.exact ? SeparatorPatterns::leads_match(patterns, from_c0, b, q, leads)
+                               : SeparatorPatterns::separator_bits(patterns, b, q);
+            sep |= match.bytes;
+            carry = match.spill;
+          }
+          if (odd != 0) sep |= SeparatorPatterns::beyond_census(request, q, odd, carry, looked_up);
+        }
+      } else if (sign_bits(b) != 0) {
         const typename SeparatorPatterns::Match match =
             SeparatorPatterns::separator_bits(patterns, b, q);
         sep |= match.bytes;
