@@ -32,8 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const auto &units = count::UnitClasses::get(classes, options.word_rule, true);
     units.resolve_all_leads();
     units.build_bmp_table();
-    // GNU 9.5+'s words without -m or -L then go by separator pattern;
-    // other words in stride, by cell (cells_in_stride.hpp).
+    // GNU 9.5+'s words without -L then go by separator pattern (with -m
+    // over valid text); other words in stride, by cell (cells_in_stride.hpp).
     units.take_separator_census(true);
     units.take_cell_census();
   }

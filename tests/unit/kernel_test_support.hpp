@@ -86,21 +86,26 @@ inline std::vector<Case> all_cases() {
   for (const Plan plan : all_plans)
     for (const WordRule rule : {WordRule::printable_constituents, WordRule::non_space_constituents})
       for (const bool nbsp : {true, false}) {
-        if (plan == Plan::utf8_separator_words) {
-          // GNU 9.5+'s plan with each part of the census here; below,
-          // with the process-wide classes, which take it only once the
-          // tests have asked for 1 MiB.
-          if (rule != WordRule::non_space_constituents) continue;
+        if ((plan == Plan::utf8_separator_words || plan == Plan::utf8_words) &&
+            rule == WordRule::non_space_constituents) {
+          // GNU 9.5+'s words by separator patterns, without -m and with it
+          // (separator_chars_in_stride.hpp), with each part of the census
+          // here; below, with the process-wide classes, which take it only
+          // once the tests have asked for 1 MiB.
           for (const int parts : {1, 2}) {
             const UnitClasses &classes = census_classes(parts, nbsp);
             Request r{plan, true, true, classes.a0_separates(), &classes};
-            const std::string name = std::string("separator words census ") +
-                                     (parts == 2 ? "all" : "bmp") + (nbsp ? " nbsp" : "");
+            const std::string name =
+                std::string(plan == Plan::utf8_words ? "separator chars census "
+                                                     : "separator words census ") +
+                (parts == 2 ? "all" : "bmp") + (nbsp ? " nbsp" : "");
             out.push_back({r, name});
             r.utf8_decoding = fastwc::Utf8Decoding::rfc3629;
             out.push_back({r, name + " rfc3629"});
           }
         }
+        if (plan == Plan::utf8_separator_words && rule != WordRule::non_space_constituents)
+          continue;
         // GNU 9.1's plan; 9.5's words without -m go by separator patterns.
         if (plan == Plan::utf8_lead_words && rule != WordRule::printable_constituents) continue;
         if (plan == Plan::utf8_words || plan == Plan::utf8_lead_words || plan == Plan::utf8_width ||

@@ -32,7 +32,8 @@
 // utf8_span, the scalar path. GNU 9.5+'s words without -m or -L need none
 // of this once UnitClasses has the census of separators: every byte takes
 // its character's class by pattern (separator_bytes.hpp), in stride
-// (separator_words_plan, separators_in_stride.hpp). Words and widths need
+// (separator_words_plan, separators_in_stride.hpp), and with -m in stride
+// over valid blocks (separator_chars_in_stride.hpp). Words and widths need
 // none of it either in blocks that pass the validator once UnitClasses has
 // the census by cell: each character's class and width go to its lead
 // byte (cells_in_stride.hpp), in stride over valid blocks (utf8_plan, both
@@ -61,6 +62,7 @@
 #include "count/kernels/leads_alone.hpp"
 #include "count/kernels/newlines.hpp"
 #include "count/kernels/separator_bytes.hpp"
+#include "count/kernels/separator_chars_in_stride.hpp"
 #include "count/kernels/separators_in_stride.hpp"
 #include "count/kernels/stride_policy.hpp"
 #include "count/kernels/utf8_units.hpp"
@@ -229,14 +231,25 @@ struct SimdKernel : Blocks<A> {
     // that fail the validator alone (leads_alone.hpp), with the same tables.
     const bool lead_plan = (request.plan == Plan::utf8_lead_words && !Policy::lead_run_first) ||
                            request.plan == Plan::utf8_lead_width;
+    // GNU 9.5+'s words with -m: valid blocks in stride by the separators'
+    // patterns once their census exists (separator_chars_in_stride.hpp).
+    typename SeparatorPatterns::Patterns separators{};
+    const SeparatorCensus *separator_census = nullptr;
+    if constexpr (Policy::template separators_with_chars<Rule95, Words, Width>) {
+      if (request.plan == Plan::utf8_words) separator_census = request.classes->separator_census(n);
+      if (separator_census != nullptr) separators = SeparatorPatterns::patterns(*separator_census);
+    }
+    const bool by_separators = separator_census != nullptr;
+    std::uint64_t looked_up = 0;  // four-byte characters the census lacks
     typename Stride::Tables stride{};
     typename Stride::SettledCells stride_settled;
     typename Stride::CellCache stride_cells;
     if constexpr (Policy::template in_stride<Rule95, Words, Width>) {
-      const bool by_cell = lead_plan ||
-                           (!Isa::has_shuffle && request.plan == Plan::utf8_lead_words) ||
-                           request.plan == Plan::utf8_words || request.plan == Plan::utf8_width ||
-                           request.plan == Plan::utf8_words_width;
+      const bool by_cell =
+          !by_separators &&
+          (lead_plan || (!Isa::has_shuffle && request.plan == Plan::utf8_lead_words) ||
+           request.plan == Plan::utf8_words || request.plan == Plan::utf8_width ||
+           request.plan == Plan::utf8_words_width);
       const CellCensus *census = by_cell ? request.classes->cell_census(n) : nullptr;
       if (census != nullptr) {
         stride = Stride::tables(*census, Words, Width, stride_settled);
@@ -251,7 +264,8 @@ struct SimdKernel : Blocks<A> {
     // the census lets their valid blocks go in stride (else no classifier
     // there would take them: below, the scalar kernel's way, which also
     // takes the blocks the stride left busy, up to `stride_from`).
-    const bool validating = Isa::has_shuffle || (!Words && !Width) || stride.census != nullptr;
+    const bool validating =
+        Isa::has_shuffle || (!Words && !Width) || stride.census != nullptr || by_separators;
     std::size_t pos = 0;
     std::size_t stride_from = 0;  // the stride's next try after a busy block
     // Without byte shuffles the validator costs a quarter of exact_units'
@@ -279,7 +293,11 @@ struct SimdKernel : Blocks<A> {
         std::size_t end = pos;
         if constexpr (!Words && !Width) end = CharsInStride<A>::run(check, p, pos, n, acc);
         if constexpr (Words || Width) {
-          if (stride.census != nullptr && pos >= stride_from) {
+          if (by_separators) {
+            end = SeparatorCharsInStride<A>::run(request, check, separators,
+                                                 separator_census->four_byte_clear, p, pos, n, acc,
+                                                 looked_up);
+          } else if (stride.census != nullptr && pos >= stride_from) {
             const typename Stride::RunEnd e =
                 Stride::template run<Rule95, Words, Width, Policy::template busy<Rule95>,
                                      Policy::template cell_slots<Rule95, Width>>(
@@ -352,6 +370,8 @@ struct SimdKernel : Blocks<A> {
       pos += u.end;
     }
     if constexpr (Isa::has_shuffle && (Words || Width)) Cells::flush(request, cache);
+    if (looked_up != 0 && !separator_census->four_byte_clear)
+      request.classes->note_four_byte_lookups(looked_up);
     // The last bytes, and a trailing incomplete sequence: the scalar path.
     // (A copy: taking acc's address would keep it in memory all along.)
     UnitAccumulator last = acc;
