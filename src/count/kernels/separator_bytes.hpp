@@ -170,7 +170,7 @@ struct SeparatorBytes : Blocks<A> {
     B leads[Base::lanes];
     B any(0);
     for (std::size_t i = 0; i < Base::lanes; ++i) any = any | (leads[i] = fit(0, b.v[i]));
-    if (Isa::sign_bits(Isa::to_bytes(any != B(0))) == 0) return {0, 0};
+    if (Isa::bits(any != B(0)) == 0) return {0, 0};
     const Block next1 = load(q + 1);
     const Block next2 = load(q + 2);
     std::uint64_t two = 0, three = 0;
