@@ -16,8 +16,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
-#include <new>
 #include <random>
 #include <span>
 #include <string>
@@ -28,6 +26,7 @@
 #include "count/dispatch.hpp"
 #include "count/reference_counter.hpp"
 #include "locale/char_classes.hpp"
+#include "page_aligned.hpp"
 
 namespace {
 
@@ -40,31 +39,6 @@ using fastwc::count::ChunkSummarizer;
 using fastwc::count::KernelId;
 
 // ---- corpora ----
-
-/// A corpus copied to a page-aligned buffer, as the reader's buffers are
-/// (src/io/buffer_pool.cpp maps them). A std::string of 256 KiB lies 16
-/// bytes past a page (malloc's mmap header) or anywhere on the heap, so
-/// most 64-byte loads from it span two cache lines: -l measured 82 GB/s
-/// there against 133 from aligned memory (AVX-512, Intel Xeon), and each
-/// corpus as it happened to fall.
-class PageAligned {
- public:
-  explicit PageAligned(const std::string &text)
-      : size_(text.size()),
-        data_(static_cast<std::byte *>(
-            std::aligned_alloc(4096, (size_ + 4095) / 4096 * 4096 + 4096))) {
-    if (data_ == nullptr) throw std::bad_alloc();
-    std::memcpy(data_.get(), text.data(), size_);
-  }
-  std::span<const std::byte> bytes() const noexcept { return {data_.get(), size_}; }
-
- private:
-  struct Free {
-    void operator()(std::byte *p) const noexcept { std::free(p); }
-  };
-  std::size_t size_;
-  std::unique_ptr<std::byte[], Free> data_;
-};
 
 enum class Corpus { english, multilingual, invalid, binary };
 
