@@ -201,7 +201,9 @@ inline void check_all(const std::uint8_t *data, std::size_t size, const std::vec
       ++comparisons;
       if (!(got == expected)) {
         CAPTURE(c.name);
-        CAPTURE(fastwc::count::kernel_id_name(id));
+        // A std::string: doctest shows a const char * as its address.
+        const std::string kernel = fastwc::count::kernel_id_name(id);
+        CAPTURE(kernel);
         CAPTURE(size);
         CHECK(describe(got) == describe(expected));
         REQUIRE(got == expected);
