@@ -352,3 +352,37 @@ TEST_CASE("words in stride: the shuffles' slots and rows, refilled and spent") {
   check_exact(s, cases);
   CHECK(comparisons > before);
 }
+
+TEST_CASE("words in stride: four-byte characters met mid-run, at every offset") {
+  // With VBMI the stride's loop stops at the first block with four-byte
+  // characters to look up and goes on in a loop that classifies emoji
+  // inline (CellsInStride::run): they come first, mid-run and last, cut by
+  // a block's end, in cells with slots and without, emoji and not.
+  if (simd_kernels().empty()) return;
+  const std::vector<Case> cases = cell_census_cases();
+  const char32_t scripts[][4] = {{0x043F, 0x0440, 0x0438, 0x0432},   // Cyrillic
+                                 {0x03B1, 0x03AC, 0x0390, 0x03C9},   // Greek, one mixed cell
+                                 {0x00E9, 0x00A0, 0x2019, 0x20AC},   // Latin, NBSP, quote
+                                 {0x6F22, 0x5B57, 0x3001, 0x30AB}};  // CJK, kana
+  const char32_t four_byte[] = {0x1F600, 0x1F3FD, 0x1F1EB, 0x1F46A, 0x1F9D1, 0x1D400,
+                                0x20000, 0x1FAFF, 0x1F004, 0x10348, 0xE0041};
+  const std::uint64_t before = comparisons;
+  std::string s;
+  for (const auto &script : scripts)
+    for (const char32_t c : four_byte)
+      for (unsigned offset = 0; offset < 70; offset += 3) {
+        std::string text;
+        for (unsigned k = 0; text.size() < 200 + offset; ++k) {
+          append_utf8(text, script[k % 4]);
+          if (k % 5 == 4) text += ' ';
+        }
+        append_utf8(text, c);
+        if (offset % 2 == 0) append_utf8(text, 0x200D);  // a ZWJ sequence's joiner
+        append_utf8(text, c);
+        for (unsigned k = 0; k < 80; ++k) append_utf8(text, script[k % 4]);
+        s += text;
+        s += offset % 9 == 0 ? stride_gap() : " ";
+      }
+  check_exact(s, cases);
+  CHECK(comparisons > before);
+}

@@ -270,14 +270,15 @@ struct CellsInStride : CellLooks<A> {
 
   /// With VBMI, of the four-byte characters at the bits of `four` in the
   /// block cur at q, the emoji (F0 9F) whose cells have slots, by the same
-  /// slots one byte on (their third byte tells their cells apart). Out of
-  /// line, its answer by value: the loop keeps its registers (inline,
-  /// other scripts lost 5-9%; a Found by reference, which would put the
-  /// loop's own in memory, cost -L 0.75x).
+  /// slots one byte on (their third byte tells their cells apart). Only
+  /// run_loop's emoji loop takes it, inline: out of line, the call cost
+  /// the spills of every vector the loop keeps in registers (all of them
+  /// are the caller's to save), and inline in the one loop, other scripts
+  /// lost 5-9% to its registers.
   template <bool Words, bool Width>
-  [[gnu::noinline]] static EmojiFound emoji(const typename ThreeByte::Slots &slots,
-                                            const std::uint8_t *q, const Block &cur,
-                                            std::uint64_t four) noexcept {
+  [[gnu::always_inline]] static EmojiFound emoji(const typename ThreeByte::Slots &slots,
+                                                 const std::uint8_t *q, const Block &cur,
+                                                 std::uint64_t four) noexcept {
     const std::uint64_t plane1 =
         four & Isa::bits(cur.v[0] == B(0xF0)) & Isa::bits(load(q + 1).v[0] == B(0x9F));
     EmojiFound out{{0, 0, 0, 0}, 0};
@@ -294,6 +295,8 @@ struct CellsInStride : CellLooks<A> {
   struct RunEnd {
     std::size_t pos;
     bool busy;
+    /// run_loop without Emoji: stopped at a block with emoji to classify.
+    bool emoji;
   };
 
   /// From a block at a unit boundary that passed the validator: while the
@@ -309,16 +312,31 @@ struct CellsInStride : CellLooks<A> {
   static RunEnd run(const UnitClasses &classes, const typename Validation::Validator &check,
                     const Tables &t, CellCache &cache, const std::uint8_t *p, std::size_t pos,
                     std::size_t n, UnitAccumulator &result) noexcept {
+    RunEnd e = run_span<Rule95, Words, Width, busy, Slots, false>(classes, check, t, cache, p, pos,
+                                                                  n, result);
     if constexpr (Isa::has_permute64) {
-      if (cache.slots.span == 1)
-        return run_loop<Rule95, Words, Width, busy, Slots, 1>(classes, check, t, cache, p, pos, n,
-                                                              result);
-      if (cache.slots.span == 2)
-        return run_loop<Rule95, Words, Width, busy, Slots, 2>(classes, check, t, cache, p, pos, n,
+      if (e.emoji)
+        e = run_span<Rule95, Words, Width, busy, Slots, true>(classes, check, t, cache, p, e.pos, n,
                                                               result);
     }
-    return run_loop<Rule95, Words, Width, busy, Slots, 4>(classes, check, t, cache, p, pos, n,
-                                                          result);
+    return e;
+  }
+
+  /// run_loop for the slots' span.
+  template <bool Rule95, bool Words, bool Width, Busy busy, bool Slots, bool Emoji>
+  static RunEnd run_span(const UnitClasses &classes, const typename Validation::Validator &check,
+                         const Tables &t, CellCache &cache, const std::uint8_t *p, std::size_t pos,
+                         std::size_t n, UnitAccumulator &result) noexcept {
+    if constexpr (Isa::has_permute64) {
+      if (cache.slots.span == 1)
+        return run_loop<Rule95, Words, Width, busy, Slots, 1, Emoji>(classes, check, t, cache, p,
+                                                                     pos, n, result);
+      if (cache.slots.span == 2)
+        return run_loop<Rule95, Words, Width, busy, Slots, 2, Emoji>(classes, check, t, cache, p,
+                                                                     pos, n, result);
+    }
+    return run_loop<Rule95, Words, Width, busy, Slots, 4, Emoji>(classes, check, t, cache, p, pos,
+                                                                 n, result);
   }
 
   /// run, with the three-byte slots looked up in their first Span vectors
@@ -326,8 +344,10 @@ struct CellsInStride : CellLooks<A> {
   /// after the block whose new cells widened the slots' span. A loop for
   /// each span: two lookups in one loop cost it its registers (Greek's
   /// and Chinese's -mw under 9.5 0.73x, though Greek has no three-byte
-  /// character).
-  template <bool Rule95, bool Words, bool Width, Busy busy, bool Slots, unsigned Span>
+  /// character). With VBMI, a loop without Emoji stops at a block with
+  /// four-byte characters to look up, and run goes on from there in the
+  /// loop with Emoji, which classifies emoji inline (emoji()).
+  template <bool Rule95, bool Words, bool Width, Busy busy, bool Slots, unsigned Span, bool Emoji>
   [[gnu::noinline]] static RunEnd run_loop(const UnitClasses &classes,
                                            const typename Validation::Validator &check,
                                            const Tables &t, CellCache &cache, const std::uint8_t *p,
@@ -342,6 +362,7 @@ struct CellsInStride : CellLooks<A> {
     std::uint64_t lines = 0;
     std::uint64_t conts = 0;
     bool stopped_busy = false;
+    bool stopped_emoji = false;
     Block cur = load(p + pos);
     while (pos + 128 + 5 <= n) {
       const Block next = load(p + pos + 64);
@@ -378,7 +399,12 @@ struct CellsInStride : CellLooks<A> {
               pending &= ~hot;
             }
             const std::uint64_t four = pending & ~three;
-            if (four != 0) {
+            if constexpr (!Emoji) {
+              if (four != 0) {
+                stopped_emoji = true;
+                break;
+              }
+            } else if (four != 0) {
               const EmojiFound e = emoji<Words, Width>(cache.slots, p + pos, cur, four);
               f.add(e.found);
               pending &= ~e.hot;
@@ -421,7 +447,7 @@ struct CellsInStride : CellLooks<A> {
     acc.summary.lines += lines;
     acc.summary.chars += (pos - start) - conts;
     result = acc;
-    return {pos, stopped_busy};
+    return {pos, stopped_busy, stopped_emoji};
   }
 };
 
