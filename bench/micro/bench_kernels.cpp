@@ -25,6 +25,8 @@
 #include "count/chunk_summarizer.hpp"
 #include "count/dispatch.hpp"
 #include "count/reference_counter.hpp"
+#include "goals_report.hpp"
+#include "kernel_goals.hpp"
 #include "locale/char_classes.hpp"
 #include "page_aligned.hpp"
 
@@ -237,21 +239,6 @@ std::string script_corpus(const std::string &dir, std::string_view script, std::
   return s;
 }
 
-/// The per-script goals in GB/s (RESULTS.md), for the UTF-8 word and -L rows
-/// (and -m: 15 on every corpus).
-double script_goal(const char *mode, std::string_view script) {
-  const std::string_view name = mode;
-  if (name.starts_with("-m UTF-8")) return 15;
-  if (!name.starts_with("-w UTF-8") && !name.starts_with("-lwc UTF-8") &&
-      !name.starts_with("-mw UTF-8") && !name.starts_with("-L UTF-8"))
-    return 0;
-  if (script == "cyrillic" || script == "greek" || script == "latin") return 12;
-  if (script == "chinese" || script == "japanese" || script == "korean") return 6;
-  if (script == "devanagari") return 5;
-  if (script == "emoji") return 3;
-  return 0;
-}
-
 // ---- modes and goals ----
 
 struct Mode {
@@ -293,22 +280,6 @@ const Mode modes[] = {
     {"-L UTF-8", Encoding::utf8, sel(false, false, false, false, true),
      WordRule::printable_constituents},
 };
-
-/// The kernels' speed goal in GB/s for the best kernel (0: none stated). The
-/// newline goal is for cache-resident buffers only.
-double goal(const Mode &m, Corpus c, bool cache_resident) {
-  const std::string_view name = m.name;
-  if (c == Corpus::invalid || c == Corpus::binary) return 1.0;  // adversarial floor
-  const bool ascii = c == Corpus::english;
-  if (name.starts_with("-l ")) return ascii && cache_resident ? 100 : 0;
-  if (name.starts_with("-w C") || name.starts_with("-lwc C")) return ascii ? 30 : 0;
-  if (name.starts_with("-L")) return ascii ? 5 : 0;
-  if (name.starts_with("-m UTF-8")) return ascii ? 40 : 15;
-  if (name.starts_with("-w UTF-8") || name.starts_with("-lwc UTF-8") ||
-      name.starts_with("-mw UTF-8"))
-    return ascii ? 30 : 5;
-  return 0;
-}
 
 // ---- timing ----
 
@@ -395,12 +366,14 @@ int main(int argc, char **argv) {
       fastwc::count::kernel_id_name(fastwc::count::active_kernel()));
   std::printf("| %-15s | %-18s | %9s |", "mode", "corpus", "size");
   for (const KernelId k : kernels) std::printf(" %8s |", fastwc::count::kernel_id_name(k));
-  std::printf(" %9s | %6s | %-7s | %-3s |\n", "reference", "goal", "met", "ok");
+  std::printf(" %9s | %6s | %-7s | %-19s | %-3s |\n", "reference", "goal", "met", "ISA goals",
+              "ok");
   std::printf("|-----------------|--------------------|-----------|");
   for (std::size_t i = 0; i < kernels.size(); ++i) std::printf("----------|");
-  std::printf("-----------|--------|---------|-----|\n");
+  std::printf("-----------|--------|---------|---------------------|-----|\n");
 
   int failures = 0;
+  bench_goals::ShortOf short_of;
   for (const std::size_t size : sizes) {
     const bool small = size <= (std::size_t{4} << 20);
     const double min_seconds = quick ? 0.05 : (small ? 0.3 : 1.0);
@@ -458,6 +431,7 @@ int main(int argc, char **argv) {
                     size >= (std::size_t{1} << 20) ? "MiB" : "KiB");
         bool all_ok = true;
         double best_kernel = 0;
+        double by_kernel[std::size(fastwc::count::all_kernels)] = {};
         for (const KernelId k : kernels) {
           const ChunkSummarizer counter(options, classes, k);
           const bool ok = counter.finish(counter.summarize(bytes)) == want;
@@ -466,18 +440,23 @@ int main(int argc, char **argv) {
             sink = sink + counter.summarize(bytes).units.lines;
           });
           if (k == fastwc::count::active_kernel()) best_kernel = gbps;
+          by_kernel[static_cast<std::size_t>(k)] = gbps;
           std::printf(" %8.2f |", gbps);
         }
-        const double g = row.builtin >= 0 ? goal(mode, static_cast<Corpus>(row.builtin), small)
-                                          : script_goal(mode.name, row.name);
+        const std::string label = std::string(mode.name) + ", " + row.name;
+        const bench_goals::Goal *g = bench_goals::goal_of(mode.name, row.name, small);
         if (reference && ref_gbps > 0)
           std::printf(" %9.3f |", ref_gbps);
         else
           std::printf(" %9s |", "-");
-        if (g > 0)
-          std::printf(" %6.0f | %-7s |", g, best_kernel >= g ? "yes" : "NO");
-        else
+        if (g != nullptr) {
+          std::printf(" %6.1f | %-7s |", g->gbps, best_kernel >= g->gbps ? "yes" : "NO");
+          if (best_kernel < g->gbps)
+            short_of.add(bench_goals::goal_name(*g), g->limit, label, best_kernel);
+        } else {
           std::printf(" %6s | %-7s |", "-", "-");
+        }
+        std::printf(" %-19s |", bench_goals::isa_goals(by_kernel, label, short_of).c_str());
         std::printf(" %-3s |\n", all_ok ? "ok" : "BAD");
         std::fflush(stdout);
         if (!all_ok) ++failures;
@@ -485,9 +464,10 @@ int main(int argc, char **argv) {
     }
   }
   std::printf(
-      "\ngoal/met: the kernels' speed goal for the active kernel at that size (adversarial inputs: "
-      ">= 1 GB/s), the per-script goals for the per-script corpora;\nok: every kernel's counts "
-      "equal the "
-      "reference engine's.\n");
+      "\ngoal/met: the active kernel against the kernels' speed goal for that mode and corpus "
+      "(bench/micro/kernel_goals.hpp); ISA goals: the ratios between kernels short of theirs, %s "
+      "and %s;\nok: every kernel's counts equal the reference engine's.\n",
+      bench_goals::avx2_vs_avx512.name.data(), bench_goals::sse2_vs_scalar.name.data());
+  short_of.print();
   return failures == 0 ? 0 : 1;
 }
