@@ -430,7 +430,7 @@ int main(int argc, char **argv) {
                     size >= (std::size_t{1} << 20) ? size >> 20 : size >> 10,
                     size >= (std::size_t{1} << 20) ? "MiB" : "KiB");
         bool all_ok = true;
-        double best_kernel = 0;
+        double active = 0;  // the active kernel's GB/s (0: not among the columns)
         double by_kernel[std::size(fastwc::count::all_kernels)] = {};
         for (const KernelId k : kernels) {
           const ChunkSummarizer counter(options, classes, k);
@@ -439,7 +439,7 @@ int main(int argc, char **argv) {
           const double gbps = best_gbps(size, min_seconds, min_reps, [&] {
             sink = sink + counter.summarize(bytes).units.lines;
           });
-          if (k == fastwc::count::active_kernel()) best_kernel = gbps;
+          if (k == fastwc::count::active_kernel()) active = gbps;
           by_kernel[static_cast<std::size_t>(k)] = gbps;
           std::printf(" %8.2f |", gbps);
         }
@@ -449,10 +449,11 @@ int main(int argc, char **argv) {
           std::printf(" %9.3f |", ref_gbps);
         else
           std::printf(" %9s |", "-");
-        if (g != nullptr) {
-          std::printf(" %6.1f | %-7s |", g->gbps, best_kernel >= g->gbps ? "yes" : "NO");
-          if (best_kernel < g->gbps)
-            short_of.add(bench_goals::goal_name(*g), g->limit, label, best_kernel);
+        if (g != nullptr && active > 0) {
+          std::printf(" %6.1f | %-7s |", g->gbps, active >= g->gbps ? "yes" : "NO");
+          if (active < g->gbps) short_of.add(bench_goals::goal_name(*g), g->limit, label, active);
+        } else if (g != nullptr) {
+          std::printf(" %6.1f | %-7s |", g->gbps, "-");  // --kernel left the active one out
         } else {
           std::printf(" %6s | %-7s |", "-", "-");
         }
