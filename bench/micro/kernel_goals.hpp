@@ -105,25 +105,23 @@ inline constexpr IsaGoal sse2_vs_scalar{
     "SSE2 runs 0.9-1.0x the scalar kernel, its per-block tests (plain ASCII, the validator, the "
     "stride's tries) on top of the scalar way (a busy block's pause doubling: 1.0-1.05x)"};
 
-inline bool listed(std::string_view list, std::string_view item) {
-  while (!list.empty()) {
+/// Whether `pred` holds for one of the '|'-separated items of `list`.
+template <class Pred>
+bool any_item(std::string_view list, Pred pred) {
+  for (;;) {
     const std::size_t bar = list.find('|');
-    if (list.substr(0, bar) == item) return true;
-    if (bar == std::string_view::npos) break;
+    if (pred(list.substr(0, bar))) return true;
+    if (bar == std::string_view::npos) return false;
     list.remove_prefix(bar + 1);
   }
-  return false;
+}
+
+inline bool listed(std::string_view list, std::string_view item) {
+  return any_item(list, [item](std::string_view x) { return x == item; });
 }
 
 inline bool starts_any(std::string_view prefixes, std::string_view mode) {
-  if (prefixes.empty()) return true;
-  while (!prefixes.empty()) {
-    const std::size_t bar = prefixes.find('|');
-    if (mode.starts_with(prefixes.substr(0, bar))) return true;
-    if (bar == std::string_view::npos) break;
-    prefixes.remove_prefix(bar + 1);
-  }
-  return false;
+  return any_item(prefixes, [mode](std::string_view x) { return mode.starts_with(x); });
 }
 
 /// The goal of a row, or nullptr.
