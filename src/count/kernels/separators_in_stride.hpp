@@ -35,14 +35,51 @@ struct SeparatorsInStride : Blocks<A> {
   /// until fewer than simd_block_with_lookahead bytes remain; returns where
   /// it stopped. `carry_out` (bit i: the byte i after that ends a separator
   /// that began before it) is for the tail; `looked_up` counts the
-  /// characters beyond the census that were decoded. Out of line, so
-  /// that its state stays in registers.
-  [[gnu::noinline]] static std::size_t run(const Request &request,
-                                           const typename SeparatorPatterns::Patterns &patterns,
-                                           bool four_byte_clear, const std::uint8_t *p,
-                                           std::size_t n, UnitAccumulator &result,
-                                           std::uint64_t &carry_out,
-                                           std::uint64_t &looked_up) noexcept {
+  /// characters beyond the census that were decoded. With VBMI and exact
+  /// patterns, blocks go through a loop without calls, which stops at a
+  /// block with leads beyond the census, and that block alone through the
+  /// loop that decodes them: a call in the loop, even on a path few blocks
+  /// take, costs it the registers its tables and constants keep.
+  static std::size_t run(const Request &request,
+                         const typename SeparatorPatterns::Patterns &patterns, bool four_byte_clear,
+                         const std::uint8_t *p, std::size_t n, UnitAccumulator &result,
+                         std::uint64_t &carry_out, std::uint64_t &looked_up) noexcept {
+    State s{result, 0, 0};
+    if constexpr (Isa::has_permute64) {
+      if (patterns.exact) {
+        while (s.pos + simd_block_with_lookahead <= n) {
+          if (!loop<true, false>(request, patterns, four_byte_clear, p, n, s, looked_up)) break;
+          loop<false, true>(request, patterns, four_byte_clear, p, n, s, looked_up);
+        }
+        result = s.acc;
+        carry_out = s.carry;
+        return s.pos;
+      }
+    }
+    loop<false, false>(request, patterns, four_byte_clear, p, n, s, looked_up);
+    result = s.acc;
+    carry_out = s.carry;
+    return s.pos;
+  }
+
+ private:
+  struct State {
+    UnitAccumulator acc;
+    std::uint64_t carry;
+    std::size_t pos;
+  };
+
+  /// Blocks from s.pos while simd_block_with_lookahead bytes remain before
+  /// n; Lean: stops before a block with leads beyond the census (returns
+  /// true there); HandBack: stops after calm_blocks blocks in a row without
+  /// (binary data has them in most blocks). Out of line, so that its state
+  /// stays in registers.
+  static constexpr unsigned calm_blocks = 8;
+  template <bool Lean, bool HandBack>
+  [[gnu::noinline]] static bool loop(const Request &request,
+                                     const typename SeparatorPatterns::Patterns &patterns,
+                                     bool four_byte_clear, const std::uint8_t *p, std::size_t n,
+                                     State &state, std::uint64_t &looked_up) noexcept {
     // Leads of characters the census does not cover: F4..FF always (above
     // U+10FFFF, or no character), F0..F3 until it has walked their planes.
     const B beyond_census(four_byte_clear ? 0xF4 : 0xF0);
@@ -50,15 +87,17 @@ struct SeparatorsInStride : Blocks<A> {
     B from_c0{};
     if constexpr (Isa::has_permute64)
       from_c0 = SeparatorPatterns::leads_from_c0(patterns, four_byte_clear);
-    UnitAccumulator acc = result;
-    std::uint64_t carry = 0;
+    UnitAccumulator acc = state.acc;
+    std::uint64_t carry = state.carry;
     std::uint64_t lines = 0;
-    std::size_t pos = 0;
+    std::size_t pos = state.pos;
+    bool stopped = false;
+    unsigned calm = 0;
     for (; pos + simd_block_with_lookahead <= n; pos += 64) {
       const std::uint8_t *q = p + pos;
       const Block b = load(q);
       std::uint64_t sep = Classes::space_bits(b, k) | carry;
-      carry = 0;
+      std::uint64_t next_carry = 0;
       if constexpr (Isa::has_permute64) {
         const std::uint64_t high = sign_bits(b);
         const std::uint64_t watched =
@@ -68,32 +107,54 @@ struct SeparatorsInStride : Blocks<A> {
           // the census' bounds.
           const std::uint64_t odd =
               watched & bits(b, [&beyond_census](B v) { return Isa::le(beyond_census, v); });
+          if constexpr (Lean) {
+            if (odd != 0) {
+              stopped = true;
+              break;
+            }
+          }
           const std::uint64_t leads = watched & ~odd;
           if (leads != 0) [[likely]] {
             const typename SeparatorPatterns::Match match =
-                patterns.exact ? SeparatorPatterns::leads_match(patterns, from_c0, b, q, leads)
-                               : SeparatorPatterns::separator_bits(patterns, b, q);
+                Lean || patterns.exact
+                    ? SeparatorPatterns::leads_match(patterns, from_c0, b, q, leads)
+                    : SeparatorPatterns::separator_bits(patterns, b, q);
             sep |= match.bytes;
-            carry = match.spill;
+            next_carry = match.spill;
           }
-          if (odd != 0) sep |= SeparatorPatterns::beyond_census(request, q, odd, carry, looked_up);
+          if constexpr (!Lean) {
+            if (odd != 0) {
+              sep |= SeparatorPatterns::beyond_census(request, q, odd, next_carry, looked_up);
+              calm = 0;
+            }
+          }
         }
+        if constexpr (HandBack) ++calm;
       } else if (sign_bits(b) != 0) {
         const typename SeparatorPatterns::Match match =
             SeparatorPatterns::separator_bits(patterns, b, q);
         sep |= match.bytes;
-        carry = match.spill;
+        next_carry = match.spill;
         const std::uint64_t odd =
             bits(b, [&beyond_census](B v) { return Isa::le(beyond_census, v); });
-        if (odd != 0) sep |= SeparatorPatterns::beyond_census(request, q, odd, carry, looked_up);
+        if (odd != 0)
+          sep |= SeparatorPatterns::beyond_census(request, q, odd, next_carry, looked_up);
       }
+      carry = next_carry;
       lines += popcount(Classes::newline_bits(b, k));
       Acc::words(acc, sep, ~sep);
+      if constexpr (HandBack) {
+        if (calm > calm_blocks) {
+          pos += 64;
+          break;
+        }
+      }
     }
     acc.summary.lines += lines;
-    result = acc;
-    carry_out = carry;
-    return pos;
+    state.acc = acc;
+    state.carry = carry;
+    state.pos = pos;
+    return stopped;
   }
 };
 
