@@ -37,9 +37,10 @@ struct SeparatorsInStride : Blocks<A> {
   /// that began before it) is for the tail; `looked_up` counts the
   /// characters beyond the census that were decoded. With VBMI and exact
   /// patterns, blocks go through a loop without calls, which stops at a
-  /// block with leads beyond the census, and that block alone through the
-  /// loop that decodes them: a call in the loop, even on a path few blocks
-  /// take, costs it the registers its tables and constants keep.
+  /// block with leads beyond the census, and from there through the loop
+  /// that decodes them, which hands back after calm_blocks blocks without:
+  /// a call in the loop, even on a path few blocks take, costs it the
+  /// registers its tables and constants keep.
   static std::size_t run(const Request &request,
                          const typename SeparatorPatterns::Patterns &patterns, bool four_byte_clear,
                          const std::uint8_t *p, std::size_t n, UnitAccumulator &result,
@@ -47,16 +48,14 @@ struct SeparatorsInStride : Blocks<A> {
     State s{result, 0, 0};
     if constexpr (Isa::has_permute64) {
       if (patterns.exact) {
-        while (s.pos + simd_block_with_lookahead <= n) {
-          if (!loop<true, false>(request, patterns, four_byte_clear, p, n, s, looked_up)) break;
+        while (loop<true, false>(request, patterns, four_byte_clear, p, n, s, looked_up))
           loop<false, true>(request, patterns, four_byte_clear, p, n, s, looked_up);
-        }
-        result = s.acc;
-        carry_out = s.carry;
-        return s.pos;
+      } else {
+        loop<false, false>(request, patterns, four_byte_clear, p, n, s, looked_up);
       }
+    } else {
+      loop<false, false>(request, patterns, four_byte_clear, p, n, s, looked_up);
     }
-    loop<false, false>(request, patterns, four_byte_clear, p, n, s, looked_up);
     result = s.acc;
     carry_out = s.carry;
     return s.pos;
