@@ -4,9 +4,10 @@
 // lead and the byte before the last share): the cache of the cells a
 // kernel call has looked up, what the looks find (Found, bits at the
 // characters' leads), a cell's masks applied to the characters of a block
-// (apply_cell), the census' settled cells (settle), and, with byte
-// shuffles but no VBMI, CellSlots' rows and slots (in_slots,
-// classify_by_cell_slots.hpp).
+// (apply_cell), the census' settled cells (settle), with byte shuffles but
+// no VBMI, CellSlots' rows and slots (in_slots, classify_by_cell_slots.hpp),
+// and without byte shuffles, characters one by one through the table of
+// planes 0 and 1 (by_table).
 #pragma once
 
 #include <cstdint>
@@ -199,6 +200,44 @@ struct CellLooks : CensusTables<A> {
       }
       return done;
     }
+  }
+
+  /// Without byte shuffles: the characters at the bits of `pending` (complete
+  /// valid sequences in the block at q, q[64..66] readable) below U+20000,
+  /// each decoded and looked up in bmp, the table of planes 0 and 1
+  /// (UnitClasses::bmp_table), added to f; returns those it classified.
+  template <bool Words, bool Width>
+  [[gnu::always_inline]] static std::uint64_t by_table(const std::uint8_t *bmp,
+                                                       const std::uint8_t *q, std::uint64_t pending,
+                                                       Found &f) noexcept {
+    std::uint64_t done = 0;
+    for (; pending != 0; pending &= pending - 1) {
+      const unsigned i = static_cast<unsigned>(__builtin_ctzll(pending));
+      const unsigned lead = q[i];
+      char32_t c = 0;
+      if (lead < 0xE0) {
+        c = ((lead & 0x1Fu) << 6) | (q[i + 1] & 0x3Fu);
+      } else if (lead < 0xF0) {
+        c = ((lead & 0x0Fu) << 12) | ((q[i + 1] & 0x3Fu) << 6) | (q[i + 2] & 0x3Fu);
+      } else {
+        c = ((lead & 0x07u) << 18) | ((q[i + 1] & 0x3Fu) << 12) | ((q[i + 2] & 0x3Fu) << 6) |
+            (q[i + 3] & 0x3Fu);
+        if (c >= 0x20000) continue;
+      }
+      const unsigned props = bmp[c];
+      const std::uint64_t bit = std::uint64_t{1} << i;
+      if constexpr (Words) {
+        f.sep |= (props & unit_props::separator) != 0 ? bit : 0;
+        f.trans |= (props & unit_props::word_mask) == 0 ? bit : 0;
+      }
+      if constexpr (Width) {
+        const unsigned w = (props & unit_props::width_mask) >> unit_props::width_shift;
+        f.narrow |= w == 1 ? bit : 0;
+        f.wide |= w == 2 ? bit : 0;
+      }
+      done |= bit;
+    }
+    return done;
   }
 
  private:

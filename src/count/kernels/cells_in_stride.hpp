@@ -19,6 +19,8 @@
 // census settles the cell of their second byte (plane 1's emoji by their
 // third), and the rest a cell at a time (the cell's masks, cached, looked
 // up by the last byte); past max_rounds, one by one (classify_multibyte).
+// Without byte shuffles (SSE2), a block's few such characters go one by one
+// through the table of planes 0 and 1 instead (by_table_max).
 // With VBMI, first: all two-byte characters by bit maps of their cells
 // (classify_two_byte.hpp), three-byte ones by the slots the looks gave
 // their cells (classify_three_byte.hpp). With byte shuffles alone (SSSE3,
@@ -84,6 +86,14 @@ struct CellsInStride : CellLooks<A> {
   /// SSE2 -w 9.1: Latin 0.51 GB/s with 3, 0.67 with 5, 0.72 with 7, where
   /// Japanese stays 0.63 (the scalar kernel's way: 0.65).
   static constexpr unsigned busy_cells = 7;
+  /// Without byte shuffles, a block with at most this many characters left
+  /// to classify takes them from the table of planes 0 and 1, a load each
+  /// (CellLooks::by_table), before the looks and instead of leaving the
+  /// block busy: the looks' compares cost a lead or a cell about what a
+  /// dozen such loads do (SSE2 -w 9.1, against the looks alone: Chinese
+  /// 1.38x, Latin and typographic English 1.35-1.6x, mixed text 1.6x; with
+  /// every character so, Devanagari, Greek and Japanese lost 0.75-0.94x).
+  static constexpr unsigned by_table_max = 16;
 
   /// Adds to `out` what the characters that start at the bits of `pending`
   /// (leads the census does not settle) are, as bits at their leads. Out
@@ -177,7 +187,8 @@ struct CellsInStride : CellLooks<A> {
   /// census does not settle; q[64..66] readable), as bits at their leads;
   /// or returns false, f incomplete, where `busy` says to give up. Slots:
   /// whether the leads and cells looked at take CellSlots' rows and slots
-  /// (StridePolicy::cell_slots).
+  /// (StridePolicy::cell_slots). Without byte shuffles, the characters the
+  /// looks leave go through t.bmp where it exists (by_table_max).
   template <bool Words, bool Width, Busy busy, bool Slots>
   [[gnu::always_inline]] static bool classify_leads(const UnitClasses &classes, const Tables &t,
                                                     CellCache &cache, const std::uint8_t *q,
@@ -250,6 +261,12 @@ struct CellsInStride : CellLooks<A> {
       }
     }
     if (pending == 0) return true;
+    if constexpr (!Isa::has_shuffle) {
+      if (t.bmp != nullptr && popcount(pending) <= by_table_max) {
+        pending &= ~Base::template by_table<Words, Width>(t.bmp, q, pending, f);
+        if (pending == 0) return true;
+      }
+    }
     if constexpr (busy != Busy::never) return false;
     // Into a copy: f itself never has its address taken, so the loop keeps
     // it in registers.
@@ -289,6 +306,16 @@ struct CellsInStride : CellLooks<A> {
       out.found = ThreeByte::template classify<Words, Width, 4>(slots, cur, load(q + 2),
                                                                 load(q + 3), plane1, out.hot);
     return out;
+  }
+
+  /// Without byte shuffles, the table of planes 0 and 1 for Tables::bmp,
+  /// built at the stride's first run: the census by cell came first, so
+  /// the input is past the size that pays for it
+  /// (UnitClasses::bmp_table_threshold).
+  static const std::uint8_t *planes_table(const UnitClasses &classes) noexcept {
+    const std::uint8_t *bmp = classes.bmp_table();
+    if (bmp == nullptr && classes.build_bmp_table()) bmp = classes.bmp_table();
+    return bmp;
   }
 
   /// Where run stopped, and whether at a busy block (which it left).
@@ -414,6 +441,10 @@ struct CellsInStride : CellLooks<A> {
         if constexpr (Slots) {
           if (pending != 0)
             pending &= ~Base::template in_slots<Words, Width>(cache, p + pos, cur, pending, f);
+        }
+        if constexpr (!Isa::has_shuffle) {
+          if (pending != 0 && lookup.bmp != nullptr && popcount(pending) <= by_table_max)
+            pending &= ~Base::template by_table<Words, Width>(lookup.bmp, p + pos, pending, f);
         }
         if (pending != 0) {
           if (!classify_leads<Words, Width, busy, Slots>(classes, lookup, cache, p + pos, cur,

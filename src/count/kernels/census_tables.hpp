@@ -42,6 +42,7 @@ struct CensusTables : Blocks<A> {
     std::uint64_t marked;
   };
   struct NoLeadBits {};
+  struct NoTable {};
   struct Tables {
     /// Two sets of lead bytes by nibble, the AND of a byte's two lookups:
     /// bits 0-3 (bit h - 0xC for lead (h << 4) | l) the leads the census
@@ -58,6 +59,9 @@ struct CensusTables : Blocks<A> {
     const SettledCells *cells;
     /// Without byte shuffles (SSE2), the two sets as bits by lead - 0xC0.
     [[no_unique_address]] std::conditional_t<Isa::has_shuffle, NoLeadBits, LeadBits> lead_bits;
+    /// Without byte shuffles, the table of planes 0 and 1 once the stride
+    /// has it (UnitClasses::bmp_table; CellLooks::by_table), or nullptr.
+    [[no_unique_address]] std::conditional_t<Isa::has_shuffle, NoTable, const std::uint8_t *> bmp;
   };
 
   /// C0, C1 (overlong), E0 (overlong below A0), ED (surrogates from A0),
@@ -103,6 +107,7 @@ struct CensusTables : Blocks<A> {
              B::load_aligned(by_lead),
              &census,
              &cells,
+             {},
              {}};
     if constexpr (!Isa::has_shuffle) t.lead_bits = lead_bits;
     return t;

@@ -23,11 +23,10 @@
 // (classify_by_cell.hpp), else, once enough characters have gone those
 // slower ways and the table of planes 0 and 1 exists, from that table with
 // gathers (classify_by_table.hpp), else one by one (classify_multibyte,
-// which reads the same table where a kernel has no gathers: SSSE3). SSE2
-// has no byte shuffle: it validates with compares, for -m and for words
-// in stride by cell; its other blocks with non-ASCII bytes take
-// exact_units and classify_multibyte alone, or, for words and widths in
-// blocks with few ASCII bytes, the scalar kernel's path.
+// which reads the same table where a kernel has no gathers: SSSE3). SSE2 has no byte
+// shuffle: it validates with compares, for -m and for words and widths in stride by cell;
+// its other blocks with non-ASCII bytes take exact_units and classify_multibyte alone, or,
+// for words and widths in blocks with few ASCII bytes, the scalar kernel's path.
 // The last bytes of a chunk and a trailing incomplete sequence go through
 // utf8_span, the scalar path. GNU 9.5+'s words without -m or -L need none
 // of this once UnitClasses has the census of separators: every byte takes
@@ -253,21 +252,22 @@ struct SimdKernel : Blocks<A> {
       const CellCensus *census = by_cell ? request.classes->cell_census(n) : nullptr;
       if (census != nullptr) {
         stride = Stride::tables(*census, Words, Width, stride_settled);
+        if constexpr (!Isa::has_shuffle) stride.bmp = Stride::planes_table(*request.classes);
         Stride::clear(stride_cells);
       }
     }
     const bool rfc3629 = request.utf8_decoding == Utf8Decoding::rfc3629;
     const bool lead_blocks = lead_plan && stride.census != nullptr;
-    // Whether blocks go through the validator: with byte shuffles always;
-    // without (SSE2), for -m, whose valid blocks it counts in stride
-    // (measured: every script 0.9-1.0 -> 4.0 GB/s), and for words once
-    // the census lets their valid blocks go in stride (else no classifier
-    // there would take them: below, the scalar kernel's way, which also
-    // takes the blocks the stride left busy, up to `stride_from`).
+    // Whether blocks go through the validator: with byte shuffles always; without (SSE2),
+    // for -m, whose valid blocks it counts in stride (measured: every script 0.9-1.0 ->
+    // 4.0 GB/s), and for words and widths once the census lets their valid blocks go in
+    // stride (else no classifier there would take them: below, the scalar kernel's way,
+    // which also takes the blocks the stride left busy, up to `stride_from`).
     const bool validating =
         Isa::has_shuffle || (!Words && !Width) || stride.census != nullptr || by_separators;
     std::size_t pos = 0;
     std::size_t stride_from = 0;  // the stride's next try after a busy block
+    unsigned short_runs = 0;      // StridePolicy::after_busy
     // Without byte shuffles the validator costs a quarter of exact_units'
     // time: after blocks that fail it, the next 1, 2, 4 .. 16 blocks go
     // to exact_units untried (measured, SSE2 -m: invalid-heavy and random
@@ -303,7 +303,7 @@ struct SimdKernel : Blocks<A> {
                                      Policy::template cell_slots<Rule95, Width>>(
                     *request.classes, check, stride, stride_cells, p, pos, n, acc);
             end = e.pos;
-            if (e.busy) stride_from = end + Policy::pause;
+            if (e.busy) stride_from = Policy::after_busy(pos, end, short_runs);
           }
         }
         if (end != pos) {

@@ -6,6 +6,7 @@
 // Xeon with AVX-512 VBMI, every kernel with byte shuffles).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 
 #include "count/kernels/cells_in_stride.hpp"
@@ -42,6 +43,18 @@ struct StridePolicy {
                                : Isa::has_gather ? Stride::Busy::at_classify
                                                  : Stride::Busy::never;
   static constexpr std::size_t pause = 2048;
+  /// Where the stride is tried again after a run from pos that stopped at a
+  /// busy block at end: `pause` bytes on; without byte shuffles, twice as
+  /// far again (up to 16 times) after each run of fewer than four blocks,
+  /// since SSE2's busy blocks are text the scalar kernel's way counts
+  /// faster (kana: Japanese leaves the stride at its first block; -w 9.1
+  /// 0.91x -> 0.98x the scalar kernel, and with runs counted short up to 2
+  /// KiB, mixed text lost 0.85x).
+  static std::size_t after_busy(std::size_t pos, std::size_t end, unsigned &short_runs) noexcept {
+    if constexpr (Isa::has_shuffle) return end + pause;
+    if (end - pos >= 256) short_runs = 0;
+    return end + (pause << std::min(short_runs++, 4u));
+  }
   /// With byte shuffles alone, the cells met take CellSlotClassifier's
   /// slots (cell_looks.hpp) for GNU 9.1's words and for -L (Chinese,
   /// Japanese and Latin -w 1.3-1.7x); not for 9.5's words alone, whose
@@ -55,15 +68,17 @@ struct StridePolicy {
   /// with the hot cells for its busy blocks, and blocks that fail the
   /// validator are judged by their leads there too.
   static constexpr bool lead_run_first = !Isa::has_permute64;
-  /// Which plans go in stride by cell at all: with byte shuffles, all that
-  /// count words or widths; without (SSE2: its stride's lookups are
-  /// compares, a lead or a cell at a time), words under both rules, not
-  /// -L. Measured against the scalar kernel's way, SSE2, 256 KiB: -mw 9.5
-  /// 1.34-4.17x on every script; -w and -mw 9.1 (leaving busy blocks, as
-  /// `busy` says) Cyrillic 2.9x, Arabic 3.9x, Devanagari 2.0x, Greek,
-  /// Latin and Korean 1.6-1.7x, Chinese and emoji 0.95-1.02x, Japanese
-  /// 0.92-0.97x; -L Cyrillic 2.5x but Chinese 0.91x, and with it in, the
-  /// words' own code moved: Japanese -w 9.1 0.86x.
+  /// Which plans go in stride by cell: all that count words or widths.
+  /// Without byte shuffles (SSE2) the stride's lookups are compares, a lead
+  /// or a cell at a time, and a few characters a block the table of planes
+  /// 0 and 1 (CellLooks::by_table). Measured against the scalar kernel's
+  /// way, SSE2, 256 KiB: -mw 9.5 1.34-4.17x on every script; -w and -mw
+  /// 9.1 (leaving busy blocks, as `busy` says) Cyrillic, Latin, Arabic and
+  /// typographic English 3.0-3.8x, Greek, Devanagari and Korean 1.5-1.8x,
+  /// mixed text 1.35-1.45x, Chinese and emoji 1.15-1.3x, Japanese
+  /// 0.98-1.0x; -L Cyrillic, Latin 2.3-2.6x, Korean, Greek, Arabic,
+  /// English 1.4-1.9x, mixed text and Chinese 1.07-1.1x, Devanagari, emoji
+  /// and Japanese 0.91-1.0x (the scalar kernel's way alone: 0.95-1.0x).
   /// GNU 9.5+'s words with -m (without -L) in stride by the separators'
   /// patterns (separator_chars_in_stride.hpp), not by cell, on every ISA.
   /// Measured against the stride by cell, -mw 9.5, 256 KiB: VBMI 0.99-1.94x
@@ -74,7 +89,7 @@ struct StridePolicy {
   template <bool Rule95, bool Words, bool Width>
   static constexpr bool separators_with_chars = (Rule95 && Words && !Width);
   template <bool Rule95, bool Words, bool Width>
-  static constexpr bool in_stride = Isa::has_shuffle ? Words || Width : Words && !Width;
+  static constexpr bool in_stride = Words || Width;
 };
 
 }  // namespace fastwc::count::kernels
