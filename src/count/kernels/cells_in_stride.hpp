@@ -309,10 +309,10 @@ struct CellsInStride : CellLooks<A> {
   }
 
   /// Without byte shuffles, the table of planes 0 and 1 for Tables::bmp,
-  /// built at the stride's first run: the census by cell came first, so
-  /// the input is past the size that pays for it
-  /// (UnitClasses::bmp_table_threshold).
-  static const std::uint8_t *planes_table(const UnitClasses &classes) noexcept {
+  /// built when it is first wanted: the census by cell came first, so the
+  /// input is past the size that pays for it (UnitClasses::census_threshold,
+  /// bmp_table_threshold).
+  static const std::uint8_t *bmp_table(const UnitClasses &classes) noexcept {
     const std::uint8_t *bmp = classes.bmp_table();
     if (bmp == nullptr && classes.build_bmp_table()) bmp = classes.bmp_table();
     return bmp;

@@ -252,7 +252,7 @@ struct SimdKernel : Blocks<A> {
       const CellCensus *census = by_cell ? request.classes->cell_census(n) : nullptr;
       if (census != nullptr) {
         stride = Stride::tables(*census, Words, Width, stride_settled);
-        if constexpr (!Isa::has_shuffle) stride.bmp = Stride::planes_table(*request.classes);
+        if constexpr (!Isa::has_shuffle) stride.bmp = Stride::bmp_table(*request.classes);
         Stride::clear(stride_cells);
       }
     }
