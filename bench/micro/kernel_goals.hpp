@@ -101,9 +101,10 @@ inline constexpr IsaGoal sse2_vs_scalar{
     "SSE2 at least 2x scalar", 2.0,
     "no byte shuffle (pshufb is SSSE3): leads and cells that do not settle their class are "
     "looked at with compares, a lead or a cell at a time, or a character at a time through the "
-    "table of planes 0 and 1 (CellLooks::by_table); blocks with many such characters (kana, "
-    "Devanagari's and emoji's widths) go the scalar kernel's way (StridePolicy, busy_cells), "
-    "where SSE2 runs 0.85-1.0x the scalar kernel: its per-block tests on top of that way"};
+    "table of planes 0 and 1 (CellLooks::by_table); runs of blocks with many such characters "
+    "(kana, Devanagari's and emoji's widths) go the scalar kernel's way (StridePolicy, "
+    "busy_cells), where SSE2 runs 0.85-1.0x the scalar kernel: its per-block tests on top of "
+    "that way"};
 
 /// Whether `pred` holds for one of the '|'-separated items of `list`.
 template <class Pred>

@@ -44,6 +44,8 @@ struct CellLooks : CensusTables<A> {
   static constexpr bool two_byte_blocks_in_slots = uses_cell_slots && Base::lanes > 1;
 
   struct NoSlots {};
+  /// A type of its own: two empty members of one type would take a byte.
+  struct NoCrowded {};
 
   /// The cells a kernel call has used lately, direct-mapped; with VBMI,
   /// three-byte slots; with shuffles alone, CellSlots' slots.
@@ -54,10 +56,16 @@ struct CellLooks : CensusTables<A> {
     typename ThreeByte::Slots slots;
     [[no_unique_address]] std::conditional_t<uses_cell_slots, typename CellSlots::Slots, NoSlots>
         shuffled;
+    /// Without byte shuffles: the block after the last one in which one lead
+    /// had too many characters for the looks (CellsInStride::busy_cells), so
+    /// that the next such block can tell it follows one.
+    [[no_unique_address]] std::conditional_t<Isa::has_shuffle, NoCrowded, const std::uint8_t *>
+        after_crowded;
   };
 
   static void clear(CellCache &cache) noexcept {
     for (std::uint32_t &k : cache.key) k = ~std::uint32_t{0};
+    if constexpr (!Isa::has_shuffle) cache.after_crowded = nullptr;
     if constexpr (Isa::has_permute64) ThreeByte::clear(cache.slots);
     if constexpr (uses_cell_slots) CellSlots::clear(cache.shuffled);
   }

@@ -20,7 +20,8 @@
 // third), and the rest a cell at a time (the cell's masks, cached, looked
 // up by the last byte); past max_rounds, one by one (classify_multibyte).
 // Without byte shuffles (SSE2), a block's few such characters go one by one
-// through the table of planes 0 and 1 instead (by_table_max).
+// through the table of planes 0 and 1 instead (by_table_max), and so do
+// those the looks leave (busy_cells).
 // With VBMI, first: all two-byte characters by bit maps of their cells
 // (classify_two_byte.hpp), three-byte ones by the slots the looks gave
 // their cells (classify_three_byte.hpp). With byte shuffles alone (SSSE3,
@@ -79,12 +80,17 @@ struct CellsInStride : CellLooks<A> {
   static constexpr unsigned inline_rounds = 2;
   /// Cells a three-byte lead's look there takes too.
   static constexpr unsigned inline_cells = 3;
-  /// Without byte shuffles, Busy::at_cells leaves a block once a lead has
-  /// more characters than this in cells the census does not settle (kana:
-  /// cells with unassigned code points). A few such characters (Latin's
-  /// and Cyrillic's dashes and quotes) cost less in the stride; measured,
-  /// SSE2 -w 9.1: Latin 0.51 GB/s with 3, 0.67 with 5, 0.72 with 7, where
-  /// Japanese stays 0.63 (the scalar kernel's way: 0.65).
+  /// Without byte shuffles, a lead with more characters than this in cells
+  /// the census does not settle (kana: cells with unassigned code points)
+  /// makes its block crowded: its characters go through the table, but
+  /// Busy::at_cells leaves the second crowded block in a row to the scalar
+  /// kernel's way, which counts runs of them faster (SSE2 -w 9.1, new
+  /// text: Japanese 0.67x with every block through the table; mixed text,
+  /// whose lines of kana or Devanagari are a block or two, 1.28x, and -L
+  /// 1.24x, against leaving every crowded block). A few such characters
+  /// (Latin's and Cyrillic's dashes and quotes) cost less in the stride;
+  /// measured, SSE2 -w 9.1: Latin 0.51 GB/s with 3, 0.67 with 5, 0.72
+  /// with 7, where Japanese stays 0.63 (the scalar kernel's way: 0.65).
   static constexpr unsigned busy_cells = 7;
   /// Without byte shuffles, a block with at most this many characters left
   /// to classify takes them from the table of planes 0 and 1, a load each
@@ -188,7 +194,8 @@ struct CellsInStride : CellLooks<A> {
   /// or returns false, f incomplete, where `busy` says to give up. Slots:
   /// whether the leads and cells looked at take CellSlots' rows and slots
   /// (StridePolicy::cell_slots). Without byte shuffles, the characters the
-  /// looks leave go through t.bmp where it exists (by_table_max).
+  /// looks leave go through t.bmp where it exists, unless the block before
+  /// was crowded too (busy_cells; CellCache::after_crowded).
   template <bool Words, bool Width, Busy busy, bool Slots>
   [[gnu::always_inline]] static bool classify_leads(const UnitClasses &classes, const Tables &t,
                                                     CellCache &cache, const std::uint8_t *q,
@@ -228,8 +235,13 @@ struct CellsInStride : CellLooks<A> {
         if constexpr (busy == Busy::at_cells) {
           if constexpr (Isa::has_shuffle) {
             if (rest != 0) return false;
-          } else {
-            if (popcount(rest) > busy_cells) return false;
+          } else if (popcount(rest) > busy_cells) {
+            // A crowded block: alone, among other scripts' blocks, through
+            // the table (in mixed text, a line of kana or Devanagari);
+            // the second in a row leaves the stride.
+            if (t.bmp == nullptr || cache.after_crowded == q) return false;
+            cache.after_crowded = q + 64;
+            break;
           }
         }
         // The first cells in use too (English's quotes and dashes share
@@ -262,7 +274,7 @@ struct CellsInStride : CellLooks<A> {
     }
     if (pending == 0) return true;
     if constexpr (!Isa::has_shuffle) {
-      if (t.bmp != nullptr && popcount(pending) <= by_table_max) {
+      if (t.bmp != nullptr) {
         pending &= ~Base::template by_table<Words, Width>(t.bmp, q, pending, f);
         if (pending == 0) return true;
       }

@@ -34,9 +34,10 @@ struct StridePolicy {
   /// bit maps made that 1.1-1.26x on mixed text, Cyrillic, Greek, Arabic,
   /// Japanese and Korean, 0.9-0.95x on Chinese, emoji and typographic
   /// English, against the UTF-8 loop's hot cells. Without byte shuffles
-  /// (SSE2), 9.1's words leave a block whose cells need more than the
-  /// inline looks to the scalar kernel's way (busy_cells): Japanese 0.77x
-  /// in the stride, 0.92-0.97x so (runs and builds differ).
+  /// (SSE2), 9.1's words and -L leave the second of two blocks in a row
+  /// whose cells need more than the inline looks to the scalar kernel's
+  /// way (busy_cells): Japanese 0.77x in the stride, 0.92-0.97x so (runs
+  /// and builds differ).
   template <bool Rule95>
   static constexpr auto busy = (Isa::has_permute64 || !Isa::has_shuffle) && !Rule95
                                    ? Stride::Busy::at_cells
