@@ -85,12 +85,13 @@ struct CellsInStride : CellLooks<A> {
   /// makes its block crowded: its characters go through the table, but
   /// Busy::at_cells leaves the second crowded block in a row to the scalar
   /// kernel's way, which counts runs of them faster (SSE2 -w 9.1, new
-  /// text: Japanese 0.67x with every block through the table; mixed text,
-  /// whose lines of kana or Devanagari are a block or two, 1.28x, and -L
-  /// 1.24x, against leaving every crowded block). A few such characters
-  /// (Latin's and Cyrillic's dashes and quotes) cost less in the stride;
-  /// measured, SSE2 -w 9.1: Latin 0.51 GB/s with 3, 0.67 with 5, 0.72
-  /// with 7, where Japanese stays 0.63 (the scalar kernel's way: 0.65).
+  /// text: Japanese 0.70-0.73x with every block through the table; mixed
+  /// text, whose lines of kana or Devanagari are a block or two, 1.28-1.35x,
+  /// and -L 1.21-1.24x, against leaving every crowded block). A few such
+  /// characters (Latin's and Cyrillic's dashes and quotes) cost less in
+  /// the stride; measured, SSE2 -w 9.1: Latin 0.51 GB/s with 3, 0.67 with
+  /// 5, 0.72 with 7, where Japanese stays 0.63 (the scalar kernel's way:
+  /// 0.65).
   static constexpr unsigned busy_cells = 7;
   /// Without byte shuffles, a block with at most this many characters left
   /// to classify takes them from the table of planes 0 and 1, a load each
