@@ -2,7 +2,6 @@
 // The io suite's main: runs every test (the read(2) paths are tested
 // everywhere), then exits 77, Meson's "skipped", when this kernel refuses
 // io_uring, so that a green result never hides untested ring code.
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 #include <liburing.h>
 
