@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -148,8 +149,15 @@ TEST_CASE("pipeline: every input, read size, job count and backend gives the ref
               CHECK(result.error == 0);
               CHECK(show(result.counts) == show(expected));
               CHECK(stats.path == path_of(backend.backend));
-              CHECK(stats.registered ==
-                    (backend.backend == IoBackend::uring && backend.registered));
+              // Registration pins the pool, which RLIMIT_MEMLOCK limits
+              // for a user without CAP_IPC_LOCK (Debian's default, 8 MiB,
+              // is less than the pool of 1 MiB buffers for two or more
+              // jobs): refused there, the same reads go to the buffers
+              // unregistered.
+              const bool asked = backend.backend == IoBackend::uring && backend.registered;
+              const bool memlock_refused = ::geteuid() != 0 && (stats.register_error == ENOMEM ||
+                                                                stats.register_error == EPERM);
+              CHECK(stats.registered == (asked && !memlock_refused));
               CHECK(stats.workers == jobs);
               if (jobs == 1) CHECK(stats.worker_chunks == 0);
               worker_chunks += stats.worker_chunks;
