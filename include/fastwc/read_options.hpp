@@ -20,8 +20,7 @@ enum class IoBackend : std::uint8_t {
   read,       ///< a reader thread calling read(2)
   /// Every counting thread reads its own chunks with pread(2) into a buffer
   /// of its own and counts each at once: no reader thread, no hand-off.
-  /// What `automatic` picks for a regular file when two or more CPUs are
-  /// usable.
+  /// What `automatic` picks for a regular file.
   pread,
 };
 

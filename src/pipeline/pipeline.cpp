@@ -238,14 +238,18 @@ Outcome run(const Input &input, const count::ChunkSummarizer &counter,
           : 0;
   const bool cheap_count = counter.plan() == count::kernels::Plan::newlines;
   const unsigned cpus = options.jobs != 0 ? options.jobs : usable_cpus();
-  if (input.positioned && (options.backend == IoBackend::pread ||
-                           (options.backend == IoBackend::automatic && cpus >= 2))) {
+  if (input.positioned &&
+      (options.backend == IoBackend::pread || options.backend == IoBackend::automatic)) {
     // A page-cache hit is copied by the thread that issues the read, so one
     // reader thread copies every byte on one core, into buffers that the
     // counting cores then pull from another core's cache: every thread
     // reads and counts its own chunks instead (striped_pread.hpp), one
     // buffer each. Measured: Study C's backend table in
     // bench/results/2026-11-30-vm-256M-run4 (default count 18.7 -> 12.3 ms).
+    // With one CPU (or --jobs=1) that is one thread that reads and counts,
+    // as GNU's loop: the reader thread and the counting thread took turns
+    // there, 1.25-2x slower in every count, from the page cache or cold
+    // (bench/results/2026-12-07-one-cpu).
     const std::size_t read_size = choose_sizing(options, cache_sizes(), cpus, expected).read_size;
     const auto fitting =
         static_cast<unsigned>(std::max<std::size_t>(1, options.max_pool_bytes / read_size));

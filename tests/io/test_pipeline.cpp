@@ -280,19 +280,18 @@ TEST_CASE(
   TempFile large_file(large);
   result = count(large_file.fd(), lines, defaults, stats);
   CHECK(show(result.counts) == show(reference_counts(large, lines)));
-  // A regular file: every usable CPU reads and counts its own chunks
-  // (where there are two or more), whatever is counted.
-  const auto ring_or_read = uring_available() ? ReadStats::Path::uring : ReadStats::Path::read;
+  // A regular file: every usable CPU reads and counts its own chunks,
+  // whatever is counted.
   const unsigned cpus = fastwc::pipeline::usable_cpus();
-  CHECK(stats.path == (cpus >= 2 ? ReadStats::Path::pread : ring_or_read));
-  if (cpus >= 2) CHECK(stats.workers == cpus);
+  CHECK(stats.path == ReadStats::Path::pread);
+  CHECK(stats.workers == cpus);
   CHECK(stats.buffers * stats.read_size <= defaults.max_pool_bytes);
   CountOptions words;
   words.selection = Selection{false, true, false, false, false};
   large_file.rewind();
   result = count(large_file.fd(), words, defaults, stats);
   CHECK(show(result.counts) == show(reference_counts(large, words)));
-  CHECK(stats.path == (cpus >= 2 ? ReadStats::Path::pread : ring_or_read));
+  CHECK(stats.path == ReadStats::Path::pread);
   // A stream goes through the reader thread.
   {
     int fds[2];
@@ -311,14 +310,20 @@ TEST_CASE(
     CHECK(show(result.counts) == show(reference_counts(large, words)));
     CHECK(stats.path == ReadStats::Path::read);
   }
-  // --jobs=1 is one thread: the reader thread's pipeline, counting on the
-  // calling thread.
+  // --jobs=1 is one thread, which reads and counts, as on one CPU; the
+  // reader thread's pipeline only when asked for.
   ReadSettings one_job;
   one_job.jobs = 1;
   large_file.rewind();
   result = count(large_file.fd(), lines, one_job, stats);
   CHECK(show(result.counts) == show(reference_counts(large, lines)));
-  CHECK(stats.path == ring_or_read);
+  CHECK(stats.path == ReadStats::Path::pread);
+  CHECK(stats.workers == 1);
+  one_job.backend = IoBackend::uring;
+  large_file.rewind();
+  result = count(large_file.fd(), lines, one_job, stats);
+  CHECK(show(result.counts) == show(reference_counts(large, lines)));
+  CHECK(stats.path == (uring_available() ? ReadStats::Path::uring : ReadStats::Path::read));
 
   // Bytes alone need no counting threads, however large the input.
   CountOptions bytes;
