@@ -274,7 +274,8 @@ Outcome run(const Input &input, const count::ChunkSummarizer &counter,
   std::optional<io::UringReader> uring;
   std::optional<io::ReadReader> plain;
   io::Reader *reader;
-  if (input.positioned && options.backend != IoBackend::read && input.schedule == nullptr) {
+  // A positioned input comes this far only with --io=uring or --io=read.
+  if (input.positioned && options.backend == IoBackend::uring) {
     io::UringSettings settings;
     settings.depth = sizing.depth;
     settings.register_buffers = sizing.register_buffers;

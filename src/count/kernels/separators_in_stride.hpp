@@ -111,8 +111,8 @@ struct SeparatorsInStride : Blocks<A> {
   enum class Body { full, sparse, dense, hand_back };
   enum class Exit { done, beyond_census, calm };
 
-  /// Blocks from s.pos while simd_block_with_lookahead bytes remain before n.
   static constexpr unsigned calm_blocks = 8;
+  /// Blocks from s.pos while simd_block_with_lookahead bytes remain before n.
   template <Body body>
   [[gnu::noinline]] static Exit loop(const Request &request,
                                      const typename SeparatorPatterns::Patterns &patterns,
