@@ -126,19 +126,6 @@ struct Accumulate {
 #endif
   }
 
-  static constexpr void separator(UnitAccumulator &acc) noexcept {
-    WordSummary &w = acc.summary.words;
-    if (w.first == WordEdge::none) w.first = WordEdge::separator;
-    w.last = WordEdge::separator;
-  }
-
-  static constexpr void constituent(UnitAccumulator &acc) noexcept {
-    WordSummary &w = acc.summary.words;
-    if (w.first == WordEdge::none) w.first = WordEdge::constituent;
-    if (w.last != WordEdge::constituent) ++w.words;
-    w.last = WordEdge::constituent;
-  }
-
   static constexpr void width(UnitAccumulator &acc, std::uint64_t columns) noexcept {
     Ops::add_width(acc.line, columns);
   }

@@ -20,10 +20,18 @@ struct ApplyUnit {
   static constexpr void apply(UnitAccumulator &acc, std::uint8_t props) noexcept {
     acc.summary.lines += (props & unit_props::newline) != 0 ? 1 : 0;
     if constexpr (Words) {
-      if ((props & unit_props::separator) != 0)
-        Acc::separator(acc);
-      else if ((props & unit_props::constituent) != 0)
-        Acc::constituent(acc);
+      // No branch on the class, which text changes every few units (GCC
+      // made compares here branches again): arithmetic on the class bits,
+      // which are the WordEdge a separator or a constituent leaves.
+      static_assert(unit_props::separator == static_cast<unsigned>(WordEdge::separator) &&
+                    unit_props::constituent == static_cast<unsigned>(WordEdge::constituent));
+      const unsigned edge = props & unit_props::word_mask;
+      WordSummary &w = acc.summary.words;
+      if (w.first == WordEdge::none) w.first = static_cast<WordEdge>(edge);
+      const unsigned last = static_cast<unsigned>(w.last);
+      w.words += (edge >> 1) & ~(last >> 1);               // a constituent after no constituent
+      const unsigned transparent = ((edge + 3) >> 2) - 1;  // all ones for edge 0, else 0
+      w.last = static_cast<WordEdge>(edge | (last & transparent));
     }
     if constexpr (Width) {
       if ((props & unit_props::tab) != 0)

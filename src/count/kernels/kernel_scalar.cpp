@@ -27,14 +27,22 @@ std::uint64_t count_newlines(const std::uint8_t *data, std::size_t size) noexcep
 
 template <bool Words, bool Width>
 void bytes_plan(const UnitClasses &classes, const std::uint8_t *data, std::size_t size,
-                UnitAccumulator &acc) noexcept {
+                UnitAccumulator &result) noexcept {
+  // Words alone count in a local accumulator: stores through `result`,
+  // which the byte loads may alias, would keep the counts in memory. (With
+  // -L the copy cost more than it saved.)
+  UnitAccumulator local = result;
+  UnitAccumulator &acc = Width ? result : local;
   for (std::size_t i = 0; i < size; ++i) apply<Words, Width>(acc, classes.byte(data[i]));
+  if constexpr (!Width) result = local;
 }
 
 template <bool Words, bool Width>
 SpanEnd utf8_units(const UnitClasses &classes, Utf8Decoding decoding, const std::uint8_t *data,
                    std::size_t pos, std::size_t limit, std::size_t size,
-                   UnitAccumulator &acc) noexcept {
+                   UnitAccumulator &result) noexcept {
+  UnitAccumulator local = result;  // as in bytes_plan
+  UnitAccumulator &acc = Width ? result : local;
   std::uint64_t chars = 0;
   SpanEnd end{pos, false};
   while (end.pos < limit) {
@@ -63,6 +71,7 @@ SpanEnd utf8_units(const UnitClasses &classes, Utf8Decoding decoding, const std:
     }
   }
   acc.summary.chars += chars;
+  if constexpr (!Width) result = local;
   return end;
 }
 
