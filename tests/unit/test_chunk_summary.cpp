@@ -359,6 +359,40 @@ TEST_CASE("summaries: random k-way splits of large inputs") {
   }
 }
 
+TEST_CASE("summaries: runs of ASCII of every length, then each fragment") {
+  // The scalar kernel counts runs of 32 ASCII bytes and more as 64-bit
+  // masks, a whole or partial block at a time, and goes back to one
+  // character at a time where a run ends: every run length across two
+  // blocks, ended by each kind of character, sequence or error.
+  const std::string ascii = "ab cd\tef\ngh\001i\177 jk  lm\rno\fpq  ";
+  std::string text;
+  while (text.size() < 160) text += ascii;
+  // The scalar kernel's configurations: the others are compared with it
+  // in test_kernels.cpp.
+  std::vector<Config> configs;
+  for (const Config &config : all_configs())
+    if (config.kernel == KernelId::scalar) configs.push_back(config);
+  std::uint64_t checks = 0;
+  for (std::size_t run = 0; run <= 140; ++run)
+    for (const std::string_view f : fragments) {
+      const std::string input = text.substr(0, run) + std::string(f) + text.substr(run % 7, 70);
+      CAPTURE(run);
+      CAPTURE(input);
+      for (const Config &config : configs) {
+        CAPTURE(config.name);
+        const ChunkSummarizer counter(config.options, classes_for(config.options.encoding),
+                                      config.kernel);
+        const ChunkSummary whole = summarize(counter, input);
+        REQUIRE(show(counter.finish(whole)) == show(reference_counts(input, config.options)));
+        const std::string_view v(input);
+        REQUIRE(counter.merge(summarize(counter, v.substr(0, run)),
+                              summarize(counter, v.substr(run))) == whole);
+        ++checks;
+      }
+    }
+  MESSAGE("run checks: " << checks);
+}
+
 TEST_CASE("finish after a read error drops a truncated sequence") {
   CountOptions o;
   o.selection = Selection::all();
