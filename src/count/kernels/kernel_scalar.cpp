@@ -110,7 +110,7 @@ struct AsciiRun {
 /// Out of line, the accumulator by value: inline, or with its address
 /// taken, it cost the UTF-8 loop its registers (0.8-0.9x on text with
 /// few runs of ASCII).
-template <bool Words>
+template <bool Words, bool Width>
 [[gnu::noinline]] AsciiRun ascii_run(const UnitClasses &classes, const std::uint8_t *data,
                                      std::size_t pos, std::size_t limit,
                                      UnitAccumulator acc) noexcept {
@@ -118,7 +118,7 @@ template <bool Words>
     unsigned run = 0;
     while (run < 64 && high_bits(data + pos + run) == 0) run += 8;
     if (run == 64) {
-      byte_block<Words, false>(classes, data + pos, acc);
+      byte_block<Words, Width>(classes, data + pos, acc);
       pos += 64;
       continue;
     }
@@ -127,7 +127,7 @@ template <bool Words>
         static_cast<unsigned>(std::endian::native == std::endian::little ? __builtin_ctzll(high)
                                                                          : __builtin_clzll(high)) /
         8;
-    if (run != 0) byte_block<Words, false, true>(classes, data + pos, acc, run);
+    if (run != 0) byte_block<Words, Width, true>(classes, data + pos, acc, run);
     pos += run;
     break;
   }
@@ -167,7 +167,7 @@ SpanEnd utf8_units(const UnitClasses &classes, Utf8Decoding decoding, const std:
     std::size_t stop = limit;
     if (!Width && limit - end.pos >= 64) {
       if (starts_ascii_run(data + end.pos)) {
-        const AsciiRun run = ascii_run<Words>(classes, data, end.pos, limit, acc);
+        const AsciiRun run = ascii_run<Words, false>(classes, data, end.pos, limit, acc);
         acc = run.acc;
         chars += run.pos - end.pos;
         end.pos = run.pos;
@@ -303,6 +303,36 @@ bool classify_multibyte(const UnitClasses &classes, const std::uint8_t *q, std::
   return refreshed;
 }
 
+/// The UTF-8 plans with -L: runs of ASCII by ascii_run here, around
+/// utf8_span, whose unit loop for -L lost 0.8-0.9x to the looks inside it
+/// (utf8_units); the spans between runs grow as utf8_units' do.
+template <bool Words>
+SpanEnd width_by_runs(const Request &request, const std::uint8_t *data, std::size_t size,
+                      UnitAccumulator &acc) noexcept {
+  SpanEnd end{0, false};
+  std::size_t units_span = 64;
+  while (end.pos < size) {
+    std::size_t stop = size;
+    if (size - end.pos >= 64) {
+      if (starts_ascii_run(data + end.pos)) {
+        const AsciiRun run = ascii_run<Words, true>(*request.classes, data, end.pos, size, acc);
+        acc = run.acc;
+        acc.summary.chars += run.pos - end.pos;
+        end.pos = run.pos;
+        units_span = 64;
+        if (end.pos == size) break;
+        stop = size - end.pos >= 64 ? end.pos + 1 : size;
+      } else {
+        stop = size - end.pos > units_span ? end.pos + units_span : size;
+        if (units_span < 4096) units_span *= 2;
+      }
+    }
+    end = utf8_span(request, data, end.pos, stop, size, acc);
+    if (end.tail) break;
+  }
+  return end;
+}
+
 BodyResult count_body_scalar(const Request &request, const std::uint8_t *data,
                              std::size_t size) noexcept {
   BodyResult out{};
@@ -327,7 +357,11 @@ BodyResult count_body_scalar(const Request &request, const std::uint8_t *data,
     case Plan::utf8_separator_words:
     case Plan::utf8_lead_words:
     case Plan::utf8_lead_width: {
-      const SpanEnd end = utf8_span(request, data, 0, size, size, out.acc);
+      const SpanEnd end = request.plan == Plan::utf8_width || request.plan == Plan::utf8_lead_width
+                              ? width_by_runs<false>(request, data, size, out.acc)
+                          : request.plan == Plan::utf8_words_width
+                              ? width_by_runs<true>(request, data, size, out.acc)
+                              : utf8_span(request, data, 0, size, size, out.acc);
       out.tail_size = size - end.pos;
       if (!counts_chars(request.plan)) out.acc.summary.chars = 0;
       break;
