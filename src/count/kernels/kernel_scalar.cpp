@@ -134,6 +134,39 @@ template <bool Words, bool Width>
   return {acc, pos};
 }
 
+/// Where the UTF-8 loops look for runs of ASCII (English, markup, code),
+/// which ascii_run counts; the other bytes go unit by unit. A look that
+/// finds no run is followed by 64 bytes unit by unit before the next,
+/// twice as many after each such look (up to 4 KiB), so that text in
+/// other scripts seldom looks; a run is followed by the character that
+/// ended it, then a look again.
+class AsciiLooks {
+ public:
+  /// Counts the run of ASCII at data[pos], if there is one, into acc and
+  /// moves pos past it (adding its characters to `chars`); returns where
+  /// the units after pos go to before the next look (`limit` when fewer
+  /// than 64 bytes are left).
+  template <bool Words, bool Width>
+  std::size_t look(const UnitClasses &classes, const std::uint8_t *data, std::size_t &pos,
+                   std::size_t limit, UnitAccumulator &acc, std::uint64_t &chars) noexcept {
+    if (limit - pos < 64) return limit;
+    if (!starts_ascii_run(data + pos)) {
+      const std::size_t stop = limit - pos > units_span_ ? pos + units_span_ : limit;
+      if (units_span_ < 4096) units_span_ *= 2;
+      return stop;
+    }
+    const AsciiRun run = ascii_run<Words, Width>(classes, data, pos, limit, acc);
+    acc = run.acc;
+    chars += run.pos - pos;
+    pos = run.pos;
+    units_span_ = 64;
+    return limit - pos >= 64 ? pos + 1 : limit;
+  }
+
+ private:
+  std::size_t units_span_ = 64;
+};
+
 template <bool Words, bool Width>
 void bytes_plan(const UnitClasses &classes, const std::uint8_t *data, std::size_t size,
                 UnitAccumulator &result) noexcept {
@@ -156,31 +189,15 @@ SpanEnd utf8_units(const UnitClasses &classes, Utf8Decoding decoding, const std:
   UnitAccumulator &acc = Width ? result : local;
   std::uint64_t chars = 0;
   SpanEnd end{pos, false};
-  // Text's runs of ASCII (English, markup, code) go to ascii_run, the
-  // other bytes unit by unit, in a loop of their own that keeps the unit
-  // loop's code as it was. A look that finds no run is followed by 64
-  // bytes unit by unit before the next, twice as many after each such look
-  // (up to 4 KiB), so that text in other scripts seldom looks. Not for -L,
-  // whose unit loop lost 0.8-0.9x to the looks on text in Latin letters.
-  std::size_t units_span = 64;
+  // Runs of ASCII as AsciiLooks finds them; the other units one by one,
+  // in a loop of their own that keeps the unit loop's code as it was. Not
+  // for -L, whose unit loop lost 0.8-0.9x to the looks on text in Latin
+  // letters (width_by_runs looks around it).
+  AsciiLooks looks;
   while (end.pos < limit && !end.tail) {
-    std::size_t stop = limit;
-    if (!Width && limit - end.pos >= 64) {
-      if (starts_ascii_run(data + end.pos)) {
-        const AsciiRun run = ascii_run<Words, false>(classes, data, end.pos, limit, acc);
-        acc = run.acc;
-        chars += run.pos - end.pos;
-        end.pos = run.pos;
-        units_span = 64;
-        if (end.pos == limit) break;
-        // The character that ended the run, then look again (or the last
-        // bytes, fewer than 64).
-        stop = limit - end.pos >= 64 ? end.pos + 1 : limit;
-      } else {
-        stop = limit - end.pos > units_span ? end.pos + units_span : limit;
-        if (units_span < 4096) units_span *= 2;
-      }
-    }
+    const std::size_t stop =
+        Width ? limit : looks.look<Words, false>(classes, data, end.pos, limit, acc, chars);
+    if (end.pos == limit) break;
     do {
       const std::uint8_t lead = data[end.pos];
       if (lead < 0x80) {
@@ -310,26 +327,16 @@ template <bool Words>
 SpanEnd width_by_runs(const Request &request, const std::uint8_t *data, std::size_t size,
                       UnitAccumulator &acc) noexcept {
   SpanEnd end{0, false};
-  std::size_t units_span = 64;
+  AsciiLooks looks;
+  std::uint64_t ascii_chars = 0;
   while (end.pos < size) {
-    std::size_t stop = size;
-    if (size - end.pos >= 64) {
-      if (starts_ascii_run(data + end.pos)) {
-        const AsciiRun run = ascii_run<Words, true>(*request.classes, data, end.pos, size, acc);
-        acc = run.acc;
-        acc.summary.chars += run.pos - end.pos;
-        end.pos = run.pos;
-        units_span = 64;
-        if (end.pos == size) break;
-        stop = size - end.pos >= 64 ? end.pos + 1 : size;
-      } else {
-        stop = size - end.pos > units_span ? end.pos + units_span : size;
-        if (units_span < 4096) units_span *= 2;
-      }
-    }
+    const std::size_t stop =
+        looks.look<Words, true>(*request.classes, data, end.pos, size, acc, ascii_chars);
+    if (end.pos == size) break;
     end = utf8_span(request, data, end.pos, stop, size, acc);
     if (end.tail) break;
   }
+  acc.summary.chars += ascii_chars;
   return end;
 }
 
