@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The scalar kernel: every plan in plain C++ through the unit property
 // tables (unit_classes.hpp), so it serves any single-byte locale whose byte
-// classes differ from C's: bytes (and UTF-8's runs of ASCII) 64 at a time
-// as bit masks, the other characters one at a time. It is the fallback where no
-// SIMD kernel runs; its UTF-8 path (utf8_span) is also what the SIMD
+// classes differ from C's: bytes (and UTF-8's runs of ASCII) 64 at a time as
+// bit masks, the other characters one at a time. It is the fallback where
+// no SIMD kernel runs; its UTF-8 path (utf8_span) is also what the SIMD
 // kernels call for a chunk's last bytes, and classify_multibyte is their
 // per-character classifier. Compiled with baseline flags only.
 #include <bit>
@@ -88,8 +88,8 @@ inline std::uint64_t high_bits(const std::uint8_t *p) noexcept {
   return w & 0x8080808080808080u;
 }
 
-/// Runs of ASCII shorter than this are counted unit by unit: the UTF-8
-/// loop looks at this many bytes before it calls ascii_run.
+/// Runs of ASCII shorter than this are counted unit by unit: AsciiLooks
+/// looks at this many bytes before it calls ascii_run.
 constexpr unsigned min_ascii_run = 32;
 
 /// Whether the first min_ascii_run bytes at p are all ASCII.
@@ -320,7 +320,9 @@ bool classify_multibyte(const UnitClasses &classes, const std::uint8_t *q, std::
   return refreshed;
 }
 
-/// The UTF-8 plans with -L: runs of ASCII by ascii_run here, around
+namespace {
+
+/// The UTF-8 plans with -L: runs of ASCII by AsciiLooks here, around
 /// utf8_span, whose unit loop for -L lost 0.8-0.9x to the looks inside it
 /// (utf8_units); the spans between runs grow as utf8_units' do.
 template <bool Words>
@@ -339,6 +341,22 @@ SpanEnd width_by_runs(const Request &request, const std::uint8_t *data, std::siz
   acc.summary.chars += ascii_chars;
   return end;
 }
+
+/// The UTF-8 plans over a whole buffer.
+SpanEnd utf8_body(const Request &request, const std::uint8_t *data, std::size_t size,
+                  UnitAccumulator &acc) noexcept {
+  switch (request.plan) {
+    case Plan::utf8_width:
+    case Plan::utf8_lead_width:
+      return width_by_runs<false>(request, data, size, acc);
+    case Plan::utf8_words_width:
+      return width_by_runs<true>(request, data, size, acc);
+    default:
+      return utf8_span(request, data, 0, size, size, acc);
+  }
+}
+
+}  // namespace
 
 BodyResult count_body_scalar(const Request &request, const std::uint8_t *data,
                              std::size_t size) noexcept {
@@ -364,11 +382,7 @@ BodyResult count_body_scalar(const Request &request, const std::uint8_t *data,
     case Plan::utf8_separator_words:
     case Plan::utf8_lead_words:
     case Plan::utf8_lead_width: {
-      const SpanEnd end = request.plan == Plan::utf8_width || request.plan == Plan::utf8_lead_width
-                              ? width_by_runs<false>(request, data, size, out.acc)
-                          : request.plan == Plan::utf8_words_width
-                              ? width_by_runs<true>(request, data, size, out.acc)
-                              : utf8_span(request, data, 0, size, size, out.acc);
+      const SpanEnd end = utf8_body(request, data, size, out.acc);
       out.tail_size = size - end.pos;
       if (!counts_chars(request.plan)) out.acc.summary.chars = 0;
       break;
