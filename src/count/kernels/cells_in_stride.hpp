@@ -153,6 +153,10 @@ struct CellsInStride : CellLooks<A> {
           const std::uint8_t u = q[i + 2];
           in_cell &= bits(third, [u](B v) { return v == B(u); });
           index = ((lead & 0x07u) << 12) | ((s & 0x3Fu) << 6) | (u & 0x3Fu);
+          if constexpr (Slots)
+            if (lead == 0xF0 && s == 0x9F &&
+                CellSlots::wants_three(cache.shuffled, CellSlots::emoji_lead, u))
+              CellSlots::install_emoji(classes, cache.shuffled, u);
           if (!loaded4) {
             fourth = load(q + 3);
             loaded4 = true;
@@ -271,6 +275,20 @@ struct CellsInStride : CellLooks<A> {
             ThreeByte::template install<true>(classes, &t.cells->plane1, &t.cells->plane1_wide,
                                               cache.slots, q, emoji);
         }
+        // With more than one vector a block (AVX2, SSSE3): with AVX-512BW the
+        // call here cost the loops their registers (Greek's words under 9.1
+        // 0.83-0.9x), and its emoji's cells take slots in classify.
+        if constexpr (Slots && Base::lanes > 1) {
+          if (lead == 0xF0 && same != done) {
+            const typename Base::EmojiLooks e = Base::template emoji_cells<Words, Width>(
+                classes, cache, q, same & ~done, inline_cells);
+            f.sep |= e.found.sep;
+            f.trans |= e.found.trans;
+            f.narrow |= e.found.narrow;
+            f.wide |= e.found.wide;
+            pending &= ~e.done;
+          }
+        }
       }
     }
     if (pending == 0) return true;
@@ -290,35 +308,6 @@ struct CellsInStride : CellLooks<A> {
     f.narrow |= rest.narrow;
     f.wide |= rest.wide;
     return true;
-  }
-
-  /// What emoji() found: CellMasks' bits, and the characters it took.
-  struct EmojiFound {
-    CellMasks found;
-    std::uint64_t hot;
-  };
-
-  /// With VBMI, of the four-byte characters at the bits of `four` in the
-  /// block cur at q, the emoji (F0 9F) whose cells have slots, by the same
-  /// slots one byte on (their third byte tells their cells apart). Only
-  /// run_loop's emoji loop takes it, inline: out of line, the call cost
-  /// the spills of every vector the loop keeps in registers (all of them
-  /// are the caller's to save), and inline in the one loop, other scripts
-  /// lost 5-9% to its registers.
-  template <bool Words, bool Width>
-  [[gnu::always_inline]] static EmojiFound emoji(const typename ThreeByte::Slots &slots,
-                                                 const std::uint8_t *q, const Block &cur,
-                                                 std::uint64_t four) noexcept {
-    const std::uint64_t plane1 =
-        four & Isa::bits(cur.v[0] == B(0xF0)) & Isa::bits(load(q + 1).v[0] == B(0x9F));
-    EmojiFound out{{0, 0, 0, 0}, 0};
-    if (plane1 != 0)
-      // The lookups of every vector, exact whatever the slots' span:
-      // emoji's cells seldom fit fewer, and the test cost emoji's words
-      // 0.92x.
-      out.found = ThreeByte::template classify<Words, Width, 4>(slots, cur, load(q + 2),
-                                                                load(q + 3), plane1, out.hot);
-    return out;
   }
 
   /// Without byte shuffles, the table of planes 0 and 1 for Tables::bmp,
@@ -386,7 +375,7 @@ struct CellsInStride : CellLooks<A> {
   /// and Chinese's -mw under 9.5 0.73x, though Greek has no three-byte
   /// character). With VBMI, a loop without Emoji stops at a block with
   /// four-byte characters to look up, and run goes on from there in the
-  /// loop with Emoji, which classifies emoji inline (emoji()).
+  /// loop with Emoji, which classifies emoji inline (ThreeByteClassifier::emoji).
   template <bool Rule95, bool Words, bool Width, Busy busy, bool Slots, unsigned Span, bool Emoji>
   [[gnu::noinline]] static RunEnd run_loop(const UnitClasses &classes,
                                            const typename Validation::Validator &check,
@@ -445,7 +434,8 @@ struct CellsInStride : CellLooks<A> {
                 break;
               }
             } else if (four != 0) {
-              const EmojiFound e = emoji<Words, Width>(cache.slots, p + pos, cur, four);
+              const typename ThreeByte::EmojiFound e =
+                  ThreeByte::template emoji<Words, Width>(cache.slots, p + pos, cur, four);
               f.add(e.found);
               pending &= ~e.hot;
             }

@@ -10,7 +10,11 @@
 // its lead and second byte: (second + salt[lead & 0x0F]) & 7, checked
 // against the lead and second byte the slot holds (a lead's salt is chosen
 // when its first cell is met, so that its cells, kana's E3 80..83 say,
-// take consecutive slots). Each property is a 64-entry table by the last
+// take consecutive slots). Emoji (F0 9F xx yy) are looked up one byte on,
+// 9F in the lead's place (emoji_lead) with a salt of their own, so that
+// the cells the census leaves them (the flags' regional indicators share
+// theirs with unassigned code points) take slots as a three-byte lead's
+// do. Each property is a 64-entry table by the last
 // byte's low six bits, in four shuffles, whose byte holds the property of
 // each slot's cell at that code point, bit k for slot k: the character has
 // it when that byte and its slot's bit share a bit. (With VBMI,
@@ -56,6 +60,11 @@ struct CellSlotClassifier : Blocks<A> {
   static constexpr unsigned row_count = 2;
   /// Cells that take a slot in a kernel call, at most.
   static constexpr unsigned install_budget = 48;
+  /// The lead an emoji's cell (F0 9F xx) is keyed by: emoji are looked up
+  /// one byte on, their 9F in the lead's place and their third byte in the
+  /// second's (as classify_three_byte.hpp's are), and no three-byte lead is
+  /// 9F. Their salt is a table of its own (emoji_salt).
+  static constexpr std::uint8_t emoji_lead = 0x9F;
 
   /// The tables, each 16 bytes repeated four times, so that a vector of
   /// any width loads it whole in each of its 16-byte lanes.
@@ -65,6 +74,7 @@ struct CellSlotClassifier : Blocks<A> {
     two_low,
     two_high,
     salt,        ///< by a three-byte lead's low four bits
+    emoji_salt,  ///< the emoji's salt, in every byte
     key_lead,    ///< by slot: the three-byte cell's lead, or 0
     key_second,  ///< by slot: its second byte
     slot_bit,    ///< by slot k: 1 << k
@@ -88,12 +98,13 @@ struct CellSlotClassifier : Blocks<A> {
     alignas(64) std::uint8_t table[table_count][64];
     std::uint8_t special_slots;  ///< bit k: slot k's cell has separators or transparent ones
     std::uint8_t wide_slots;     ///< ... has characters two columns wide
+    std::uint8_t emoji_slots;    ///< ... is an emoji's (install_emoji)
     bool wide_rows;              ///< a settled row has cells two columns wide
     unsigned rows_used;          ///< settled rows, up to row_count
     unsigned used;               ///< slots that hold a cell
     unsigned next;               ///< the slot to take next
     unsigned installs_left;
-    std::uint16_t salted;  ///< bit h: lead 0xE0 + h has a salt
+    std::uint32_t salted;  ///< bit h: lead 0xE0 + h has a salt; bit 16: the emoji
     /// What each slot holds: a two-byte lead, (lead << 8) | second byte, or 0.
     std::uint16_t owner[slot_count];
   };
@@ -105,6 +116,7 @@ struct CellSlotClassifier : Blocks<A> {
     for (std::uint16_t &o : s.owner) o = 0;
     s.special_slots = 0;
     s.wide_slots = 0;
+    s.emoji_slots = 0;
     s.wide_rows = false;
     s.rows_used = 0;
     s.used = 0;
@@ -155,16 +167,19 @@ struct CellSlotClassifier : Blocks<A> {
   }
 
   /// The characters at the bits of `two` (complete two-byte sequences)
-  /// and `three` (three- or four-byte ones) in the block cur, `second` and
-  /// `third` the blocks one and two bytes on, whose cells have slots, as
-  /// CellMasks' bits at their leads; `hot` gets their bits. Two and
-  /// Three: whether `two` and `three` may hold any.
-  template <bool Words, bool Width, bool Two, bool Three>
+  /// and `three` (three-byte ones, and with Emoji emoji: four-byte ones
+  /// led by F0 9F, looked up one byte on) in the block cur, `second`,
+  /// `third` and `fourth` the blocks one, two and three bytes on, whose
+  /// cells have slots, as CellMasks' bits at their leads; `hot` gets their
+  /// bits. Two and Three: whether `two` and `three` may hold any.
+  template <bool Words, bool Width, bool Two, bool Three, bool Emoji>
   [[gnu::always_inline]] static CellMasks classify(const Slots &s, const Block &cur,
                                                    const Block &second, const Block &third,
-                                                   std::uint64_t two, std::uint64_t three,
+                                                   const Block &fourth, std::uint64_t two,
+                                                   std::uint64_t three,
                                                    std::uint64_t &hot) noexcept {
     static_assert(Two || Three);
+    static_assert(Three || !Emoji);
     std::uint64_t in_slot = 0;
     B slots[lanes];
     B at[lanes][4];
@@ -181,11 +196,25 @@ struct CellSlotClassifier : Blocks<A> {
                    Isa::lookup(at_table(s, two_high), by_lead ^ B(0x80));
       }
       B three_slot;
+      B three_last = third.v[i];
       if constexpr (Three) {
+        // An emoji's key, one byte on: its 9F as the lead (F0 never is a
+        // key: the other four-byte leads find no slot), its third byte as
+        // the second.
+        B key = v;
+        B key_sec = sec;
         // The slot the lead's salt gives, checked against the cell it holds.
-        const B index = (sec + Isa::lookup(at_table(s, salt), v & B(0x0F))) & B(0x07);
-        const auto held = (Isa::lookup(at_table(s, key_lead), index) == v) &
-                          (Isa::lookup(at_table(s, key_second), index) == sec);
+        B salted = Isa::lookup(at_table(s, salt), v & B(0x0F));
+        if constexpr (Emoji) {
+          const M emoji = v == B(0xF0);
+          key = xsimd::select(emoji, sec, v);
+          key_sec = xsimd::select(emoji, third.v[i], sec);
+          three_last = xsimd::select(emoji, fourth.v[i], three_last);
+          salted = xsimd::select(emoji, at_table(s, emoji_salt), salted);
+        }
+        const B index = (key_sec + salted) & B(0x07);
+        const auto held = (Isa::lookup(at_table(s, key_lead), index) == key) &
+                          (Isa::lookup(at_table(s, key_second), index) == key_sec);
         three_slot = Isa::lookup(at_table(s, slot_bit), index) & Isa::to_bytes(held);
       }
       if constexpr (Two && !Three) {
@@ -196,10 +225,10 @@ struct CellSlotClassifier : Blocks<A> {
         const M is_three(
             static_cast<typename M::register_type>(xsimd::bitwise_cast<Signed>(v) > Signed(-33)));
         slots[i] = xsimd::select(is_three, three_slot, two_slot);
-        last = xsimd::select(is_three, third.v[i], sec) & B(0x3F);
+        last = xsimd::select(is_three, three_last, sec) & B(0x3F);
       } else {
         slots[i] = three_slot;
-        last = third.v[i] & B(0x3F);
+        last = three_last & B(0x3F);
       }
       // Table j of a property holds last bytes whose bits 4-5 are j: their
       // index ^ (j << 4) is below 16, plus 0x70 below 0x80; the other
@@ -253,22 +282,52 @@ struct CellSlotClassifier : Blocks<A> {
   };
 
   /// classify for the two-byte characters at the bits of `two` and the
-  /// three-byte ones at the bits of `three` (not both 0) in the block at q
-  /// (q[64..66] readable). Out of line, its answer by value: the stride's
-  /// loops keep their registers (inline, AVX2's -mw lost a third).
+  /// three-byte ones at the bits of `three` (not both 0; with a slot for
+  /// an emoji's cell, four-byte ones too) in the block at q (q[64..66]
+  /// readable). Out of line, its answer by value: the stride's loops keep
+  /// their registers (inline, AVX2's -mw lost a third).
   template <bool Words, bool Width>
   [[gnu::noinline]] static Found lookup(const Slots &s, const std::uint8_t *q, std::uint64_t two,
                                         std::uint64_t three) noexcept {
     const Block cur = Base::load(q);
+    if (s.emoji_slots != 0 && (three & four_up(cur)) != 0)
+      return lookup_emoji<Words, Width>(s, q, two, three);
     const Block second = Base::load(q + 1);
     const Block third = Base::load(q + 2);
     Found out{{0, 0, 0, 0}, 0};
     if (three == 0)
-      out.cells = classify<Words, Width, true, false>(s, cur, second, third, two, 0, out.hot);
+      out.cells =
+          classify<Words, Width, true, false, false>(s, cur, second, third, third, two, 0, out.hot);
     else if (two == 0)
-      out.cells = classify<Words, Width, false, true>(s, cur, second, third, 0, three, out.hot);
+      out.cells = classify<Words, Width, false, true, false>(s, cur, second, third, third, 0, three,
+                                                             out.hot);
     else
-      out.cells = classify<Words, Width, true, true>(s, cur, second, third, two, three, out.hot);
+      out.cells = classify<Words, Width, true, true, false>(s, cur, second, third, third, two,
+                                                            three, out.hot);
+    return out;
+  }
+
+  /// lookup for a block with four-byte characters, the emoji among them
+  /// one byte on. Apart: in lookup, its code cost the blocks without them
+  /// (Chinese and English under 9.1's words, AVX2) 4%.
+  template <bool Words, bool Width>
+  [[gnu::noinline]] static Found lookup_emoji(const Slots &s, const std::uint8_t *q,
+                                              std::uint64_t two, std::uint64_t three) noexcept {
+    const Block cur = Base::load(q);
+    const Block second = Base::load(q + 1);
+    const Block third = Base::load(q + 2);
+    const Block fourth = Base::load(q + 3);
+    const std::uint64_t four = three & four_up(cur);
+    const std::uint64_t emoji = four & Base::bits(cur, [](B v) { return v == B(0xF0); }) &
+                                Base::bits(second, [](B v) { return v == B(0x9F); });
+    three = (three & ~four) | emoji;
+    Found out{{0, 0, 0, 0}, 0};
+    if (two == 0)
+      out.cells = classify<Words, Width, false, true, true>(s, cur, second, third, fourth, 0, three,
+                                                            out.hot);
+    else
+      out.cells = classify<Words, Width, true, true, true>(s, cur, second, third, fourth, two,
+                                                           three, out.hot);
     return out;
   }
 
@@ -285,10 +344,9 @@ struct CellSlotClassifier : Blocks<A> {
     return s.installs_left != 0 && s.table[two_table(lead)][lead & 0x0Fu] == 0;
   }
   static bool wants_three(const Slots &s, std::uint8_t lead, std::uint8_t second) noexcept {
-    const unsigned h = lead & 0x0Fu;
     return s.installs_left != 0 &&
-           ((s.salted & (1u << h)) == 0 ||
-            s.owner[(second + s.table[salt][h]) % slot_count] != ((lead << 8) | second));
+           ((s.salted & salt_bit(lead)) == 0 ||
+            s.owner[(second + salt_of(s, lead)) % slot_count] != ((lead << 8) | second));
   }
   static bool wants_row(const Slots &s, std::uint8_t lead) noexcept {
     return s.rows_used < row_count && s.installs_left != 0 &&
@@ -311,18 +369,16 @@ struct CellSlotClassifier : Blocks<A> {
   /// wants_three.
   [[gnu::noinline]] static void install_three(const UnitClasses &classes, Slots &s,
                                               std::uint8_t lead, std::uint8_t second) noexcept {
-    const unsigned h = lead & 0x0Fu;
-    if ((s.salted & (1u << h)) == 0) {
-      s.salted = static_cast<std::uint16_t>(s.salted | (1u << h));
-      set(s, salt, h, static_cast<std::uint8_t>((s.next - second) % slot_count));
-    }
-    const unsigned k = (second + s.table[salt][h]) % slot_count;
-    --s.installs_left;
-    if (k == s.next) s.next = (k + 1) % slot_count;
-    take(s, k, static_cast<std::uint16_t>((lead << 8) | second),
-         classes.cell_masks((h << 6) | (second & 0x3Fu)));
-    set(s, key_lead, k, lead);
-    set(s, key_second, k, second);
+    install_cell(s, lead, second, classes.cell_masks(((lead & 0x0Fu) << 6) | (second & 0x3Fu)));
+  }
+
+  /// Gives the cell of the emoji F0 9F `third` xx a slot, keyed as a
+  /// three-byte character one byte on would be (emoji_lead, `third`), where
+  /// wants_three(s, emoji_lead, third).
+  [[gnu::noinline]] static void install_emoji(const UnitClasses &classes, Slots &s,
+                                              std::uint8_t third) noexcept {
+    // UnitClasses' cells are code points >> 6: U+1F000 >> 6 is 0x7C0.
+    install_cell(s, emoji_lead, third, classes.cell_masks(0x7C0u | (third & 0x3Fu)));
   }
 
   /// Gives three-byte lead `lead`, whose cells of second byte 0x80 + s
@@ -340,6 +396,34 @@ struct CellSlotClassifier : Blocks<A> {
   }
 
  private:
+  /// install_three's and install_emoji's slot for the key (lead, second),
+  /// whose characters are `cell`.
+  static void install_cell(Slots &s, std::uint8_t lead, std::uint8_t second,
+                           const CellMasks &cell) noexcept {
+    if ((s.salted & salt_bit(lead)) == 0) {
+      s.salted |= salt_bit(lead);
+      const auto value = static_cast<std::uint8_t>((s.next - second) % slot_count);
+      if (lead == emoji_lead)
+        std::memset(s.table[emoji_salt], value, sizeof s.table[emoji_salt]);
+      else
+        set(s, salt, lead & 0x0Fu, value);
+    }
+    const unsigned k = (second + salt_of(s, lead)) % slot_count;
+    --s.installs_left;
+    if (k == s.next) s.next = (k + 1) % slot_count;
+    take(s, k, static_cast<std::uint16_t>((lead << 8) | second), cell);
+    set(s, key_lead, k, lead);
+    set(s, key_second, k, second);
+  }
+
+  /// Key lead `lead`'s bit of Slots::salted, and its salt.
+  static std::uint32_t salt_bit(std::uint8_t lead) noexcept {
+    return lead == emoji_lead ? 1u << 16 : 1u << (lead & 0x0Fu);
+  }
+  static unsigned salt_of(const Slots &s, std::uint8_t lead) noexcept {
+    return lead == emoji_lead ? s.table[emoji_salt][0] : s.table[salt][lead & 0x0Fu];
+  }
+
   /// The table of two-byte lead `lead`'s slot: C0..CF or D0..DF.
   static unsigned two_table(unsigned lead) noexcept {
     return (lead & 0x1Fu) < 16 ? two_low : two_high;
@@ -396,6 +480,7 @@ struct CellSlotClassifier : Blocks<A> {
     };
     mark(s.special_slots, maps[0] != 0);
     mark(s.wide_slots, maps[3] != 0);
+    mark(s.emoji_slots, owner >> 8 == emoji_lead);
   }
 };
 
