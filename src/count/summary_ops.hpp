@@ -153,8 +153,11 @@ struct Accumulate {
   /// (transparent_i & in_i): exactly the carry recurrence of adding
   /// (con | transparent) + con with carry-in in_0, so one 64-bit addition
   /// computes all 64 states; a unit starts a word when it is a constituent
-  /// and the state before it is not "in a word".
-  static constexpr void words(UnitAccumulator &acc, std::uint64_t sep, std::uint64_t con) noexcept {
+  /// and the state before it is not "in a word". Always inline: GCC kept
+  /// it out of line in the SSE2, SSSE3 and AVX-512BW C-locale loops, a call
+  /// a block (bench/micro/RESULTS.md).
+  [[gnu::always_inline]] static constexpr void words(UnitAccumulator &acc, std::uint64_t sep,
+                                                     std::uint64_t con) noexcept {
     const std::uint64_t solid = sep | con;
     if (solid == 0) return;
     WordSummary &w = acc.summary.words;
