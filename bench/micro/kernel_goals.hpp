@@ -95,8 +95,9 @@ inline constexpr IsaGoal avx2_vs_avx512{
     "half the bytes an instruction: where the core runs 512-bit vectors at full width (the AMD "
     "EPYC, Zen 5) even -l and -m run AVX2 at 0.46-0.5x of AVX-512 (on the Intel Xeon 0.64-0.74x); "
     "and for multibyte words and -L no 64-byte permute (VBMI's vpermb): the bit maps and slots "
-    "become vpshufb lookups in 16-byte lanes (CellSlotClassifier), the cells they do not hold go "
-    "to the table's gathers; widest under 9.1 and for -L (0.3-0.5x), where VBMI does the most"};
+    "become vpshufb lookups in 16-byte lanes (CellSlotClassifier: eight cells, where emoji's "
+    "widths mix eleven), the cells they do not hold go to the table's gathers; widest under 9.1 "
+    "and for -L (0.3-0.5x), where VBMI does the most"};
 inline constexpr IsaGoal sse2_vs_scalar{
     "SSE2 at least 2x scalar", 2.0,
     "no byte shuffle (pshufb is SSSE3): leads and cells that do not settle their class are "
