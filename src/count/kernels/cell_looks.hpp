@@ -98,6 +98,14 @@ struct CellLooks : CensusTables<A> {
       narrow |= c.narrow;
       wide |= c.wide;
     }
+
+    /// Adds what other looks found.
+    void add(const Found &o) noexcept {
+      sep |= o.sep;
+      trans |= o.trans;
+      narrow |= o.narrow;
+      wide |= o.wide;
+    }
   };
 
   /// With shuffles alone: what CellSlots' settled rows and slots say of

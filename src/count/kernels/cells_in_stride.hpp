@@ -177,10 +177,7 @@ struct CellsInStride : CellLooks<A> {
       f.narrow |= m.w1;
       f.wide |= m.w2;
     }
-    out.sep |= f.sep;
-    out.trans |= f.trans;
-    out.narrow |= f.narrow;
-    out.wide |= f.wide;
+    out.add(f);
   }
 
   /// When a block's characters need more than the looks that classify_leads
@@ -282,10 +279,7 @@ struct CellsInStride : CellLooks<A> {
           if (lead == 0xF0 && same != done) {
             const typename Base::EmojiLooks e = Base::template emoji_cells<Words, Width>(
                 classes, cache, q, same & ~done, inline_cells);
-            f.sep |= e.found.sep;
-            f.trans |= e.found.trans;
-            f.narrow |= e.found.narrow;
-            f.wide |= e.found.wide;
+            f.add(e.found);
             pending &= ~e.done;
           }
         }
@@ -303,10 +297,7 @@ struct CellsInStride : CellLooks<A> {
     // it in registers.
     Found rest{0, 0, 0, 0};
     classify<Words, Width, Slots>(classes, t, cache, q, cur, pending, rest);
-    f.sep |= rest.sep;
-    f.trans |= rest.trans;
-    f.narrow |= rest.narrow;
-    f.wide |= rest.wide;
+    f.add(rest);
     return true;
   }
 
