@@ -34,7 +34,7 @@ namespace fastwc::count {
 /// test_chunk_summary.cpp against direct simulation).
 struct ColumnMap {
   std::uint64_t a;  ///< width before the first tab (the whole width if none)
-  std::uint64_t b;  ///< column after the first tab's stop, minus that stop
+  std::uint64_t b;  ///< column after the first tab's stop, minus that stop (0 without a tab)
   bool has_tab;
 
   friend constexpr bool operator==(const ColumnMap &, const ColumnMap &) = default;

@@ -115,15 +115,24 @@ struct Accumulate {
   /// The bits set in x. Without popcnt (the x86-64 baseline: the scalar
   /// and SSE2 kernels) GCC calls libgcc for __builtin_popcountll; the
   /// same count inline, in a dozen operations, costs less than the call.
-  static constexpr std::uint64_t ones(std::uint64_t x) noexcept {
 #if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
+  static constexpr bool inline_ones = false;
+  static constexpr std::uint64_t ones(std::uint64_t x) noexcept {
     return static_cast<std::uint64_t>(__builtin_popcountll(x));
+  }
 #else
+  static constexpr bool inline_ones = true;
+  static constexpr std::uint64_t ones(std::uint64_t x) noexcept { return byte_sum(byte_ones(x)); }
+#endif
+  /// The bits set in each byte of x, in that byte.
+  static constexpr std::uint64_t byte_ones(std::uint64_t x) noexcept {
     x -= (x >> 1) & 0x5555555555555555u;
     x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Fu;
+    return (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Fu;
+  }
+  /// The sum of x's bytes, when it is below 256.
+  static constexpr std::uint64_t byte_sum(std::uint64_t x) noexcept {
     return (x * 0x0101010101010101u) >> 56;
-#endif
   }
 
   static constexpr void width(UnitAccumulator &acc, std::uint64_t columns) noexcept {
@@ -186,11 +195,27 @@ struct Accumulate {
   /// -L over up to 64 consecutive units: bit i of `one`/`two` says unit i is
   /// one/two columns wide, of `tabs` that it is a tab, of `breaks` that it is
   /// LF, CR or FF; only bits below `end` are units. Work is per tab and per
-  /// break, not per unit.
-  static constexpr void widths(UnitAccumulator &acc, std::uint64_t one, std::uint64_t two,
-                               std::uint64_t tabs, std::uint64_t breaks, unsigned end) noexcept {
+  /// break, not per unit; most blocks of text hold no tab and at most one
+  /// break (lines of 40-100 bytes), which at_most_one_break takes without
+  /// a loop.
+  [[gnu::always_inline]] static constexpr void widths(UnitAccumulator &acc, std::uint64_t one,
+                                                      std::uint64_t two, std::uint64_t tabs,
+                                                      std::uint64_t breaks, unsigned end) noexcept {
     const std::uint64_t live = end >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << end) - 1;
-    std::uint64_t events = (tabs | breaks) & live;
+    breaks &= live;
+    tabs &= live;
+    if (tabs == 0 && !acc.line.has_tab && (breaks & (breaks - 1)) == 0)
+      at_most_one_break(acc, one, two, breaks, live);
+    else
+      widths_by_events(acc, one, two, tabs, breaks, live);
+  }
+
+  /// widths() a tab or break at a time.
+  [[gnu::noinline]] static constexpr void widths_by_events(UnitAccumulator &acc, std::uint64_t one,
+                                                           std::uint64_t two, std::uint64_t tabs,
+                                                           std::uint64_t breaks,
+                                                           std::uint64_t live) noexcept {
+    std::uint64_t events = tabs | breaks;
     std::uint64_t from = ~std::uint64_t{0};  // units not yet added
     while (events != 0) {
       const std::uint64_t bit = events & (~events + 1);
@@ -206,8 +231,41 @@ struct Accumulate {
     width(acc, span_width(one, two, from & live));
   }
 
-  static constexpr std::uint64_t span_width(std::uint64_t one, std::uint64_t two,
-                                            std::uint64_t span) noexcept {
+  /// widths() where the line so far and the units have no tab and at most
+  /// one break (`breaks`, within `live`): text's lines span blocks, so
+  /// whether a block ends one is data the branch predictor cannot learn,
+  /// and this path takes no branch on it (bit masks instead).
+  [[gnu::always_inline]] static constexpr void at_most_one_break(UnitAccumulator &acc,
+                                                                 std::uint64_t one,
+                                                                 std::uint64_t two,
+                                                                 std::uint64_t breaks,
+                                                                 std::uint64_t live) noexcept {
+    // Every unit is before the break when there is none (breaks - 1: all ones).
+    const std::uint64_t before = (breaks - 1) & live;
+    const std::uint64_t after = live & ~before & ~breaks;
+    const std::uint64_t column = acc.line.a + span_width(one, two, before);
+    const std::uint64_t rest = span_width(one, two, after);
+    // All ones when the units end a line: masks, since GCC makes branches
+    // of conditional expressions on it.
+    const std::uint64_t ends_line = std::uint64_t{0} - std::uint64_t{breaks != 0};
+    LineSummary &l = acc.summary.width;
+    if (!l.has_break && breaks != 0) [[unlikely]] {
+      // The chunk's first break (line_break's head).
+      l.head = ColumnMap{column, 0, false};
+      l.has_break = true;
+    } else {
+      const std::uint64_t at_break = column & ends_line;
+      l.inner_max = at_break > l.inner_max ? at_break : l.inner_max;
+    }
+    acc.line.a = (rest & ends_line) | (column & ~ends_line);  // b stays 0 without a tab
+  }
+
+  [[gnu::always_inline]] static constexpr std::uint64_t span_width(std::uint64_t one,
+                                                                   std::uint64_t two,
+                                                                   std::uint64_t span) noexcept {
+    // Without popcnt, both counts in one sum: a unit is one or two columns
+    // wide, never both, so a byte's weighted count is at most 16.
+    if constexpr (inline_ones) return byte_sum(byte_ones(one & span) + 2 * byte_ones(two & span));
     return ones(one & span) + 2 * ones(two & span);
   }
 
