@@ -143,15 +143,18 @@ struct Accumulate {
 
   /// LF, CR or FF: GNU records the column and restarts the line at 0.
   static constexpr void line_break(UnitAccumulator &acc) noexcept {
-    LineSummary &l = acc.summary.width;
+    end_line(acc.summary.width, acc.line);
+  }
+  /// line_break on the -L fields alone.
+  static constexpr void end_line(LineSummary &l, ColumnMap &line) noexcept {
     if (!l.has_break) {
-      l.head = acc.line;
+      l.head = line;
       l.has_break = true;
     } else {
-      const std::uint64_t column = Ops::apply(acc.line, 0);
+      const std::uint64_t column = Ops::apply(line, 0);
       if (column > l.inner_max) l.inner_max = column;
     }
-    acc.line = ColumnMap{};
+    line = ColumnMap{};
   }
 
   /// Word state of up to 64 consecutive units given as bit masks (bit i is
@@ -204,31 +207,37 @@ struct Accumulate {
     const std::uint64_t live = end >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << end) - 1;
     breaks &= live;
     tabs &= live;
-    if (tabs == 0 && !acc.line.has_tab && (breaks & (breaks - 1)) == 0)
+    if (tabs == 0 && !acc.line.has_tab && (breaks & (breaks - 1)) == 0) {
       at_most_one_break(acc, one, two, breaks, live);
-    else
-      widths_by_events(acc, one, two, tabs, breaks, live);
+    } else {
+      // Copies of the -L fields alone: acc's address passed out of line
+      // kept more of the caller's loop in memory (C locale -L 0.9x).
+      LineSummary summary = acc.summary.width;
+      ColumnMap line = acc.line;
+      widths_by_events(summary, line, one, two, tabs, breaks, live);
+      acc.summary.width = summary;
+      acc.line = line;
+    }
   }
 
   /// widths() a tab or break at a time.
-  [[gnu::noinline]] static constexpr void widths_by_events(UnitAccumulator &acc, std::uint64_t one,
-                                                           std::uint64_t two, std::uint64_t tabs,
-                                                           std::uint64_t breaks,
+  [[gnu::noinline]] static constexpr void widths_by_events(LineSummary &summary, ColumnMap &line,
+                                                           std::uint64_t one, std::uint64_t two,
+                                                           std::uint64_t tabs, std::uint64_t breaks,
                                                            std::uint64_t live) noexcept {
     std::uint64_t events = tabs | breaks;
     std::uint64_t from = ~std::uint64_t{0};  // units not yet added
     while (events != 0) {
       const std::uint64_t bit = events & (~events + 1);
-      const std::uint64_t before = from & (bit - 1);
-      width(acc, span_width(one, two, before));
+      Ops::add_width(line, span_width(one, two, from & (bit - 1)));
       if ((tabs & bit) != 0)
-        tab(acc);
+        Ops::add_tab(line);
       else
-        line_break(acc);
+        end_line(summary, line);
       from &= ~((bit << 1) - 1);
       events ^= bit;
     }
-    width(acc, span_width(one, two, from & live));
+    Ops::add_width(line, span_width(one, two, from & live));
   }
 
   /// widths() where the line so far and the units have no tab and at most
