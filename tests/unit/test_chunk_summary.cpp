@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Tests of chunk summaries (count/summary*.hpp, count/chunk_summarizer.hpp):
-// the -L column maps against direct simulation, the monoid laws of merge
+// the -L column maps against direct simulation, -L's 64-unit step
+// (Accumulate::widths) against units one at a time, the monoid laws of merge
 // (identity, associativity), summarize(A) merged with summarize(B) equal to
 // summarize(AB) at every split point of generated inputs (inside multibyte
 // characters, words, tab-expanded lines, runs of invalid bytes, CR LF), and
@@ -9,6 +10,7 @@
 // locales, under both word rules, with and without the no-break-space rule.
 #include <doctest/doctest.h>
 
+#include <bit>
 #include <cstdint>
 #include <random>
 #include <span>
@@ -274,6 +276,59 @@ TEST_CASE("column maps compose like the tab rule they summarize") {
   CHECK(Ops::apply(m, 4) == 10);
   CHECK(Ops::apply(m, 5) == 18);
   CHECK(Ops::apply(ColumnMap{}, 7) == 7);
+}
+
+TEST_CASE("-L's 64 units at a time equal the units one at a time") {
+  // Accumulate::widths has a path without branches for blocks with no tab
+  // and at most one break, and a loop for the others: both against the
+  // unit-at-a-time steps (the scalar kernel's), from lines in progress with
+  // and without a tab, before and after the chunk's first break, with bits
+  // past `end` set.
+  using Acc = fastwc::count::Accumulate<BaselineTag>;
+  using fastwc::count::UnitAccumulator;
+  std::mt19937_64 rng(29);
+  const auto sparse = [&rng](unsigned per_block) {
+    std::uint64_t m = 0;
+    for (unsigned k = rng() % (per_block + 1); k > 0; --k) m |= std::uint64_t{1} << (rng() % 64);
+    return m;
+  };
+  int fast = 0;
+  for (int round = 0; round < 20000; ++round) {
+    UnitAccumulator start{};
+    if (rng() % 2 != 0) {
+      // A chunk past its first break, and a line whose columns were added.
+      Acc::width(start, rng() % 50);
+      Acc::line_break(start);
+      Acc::width(start, rng() % 200);
+    }
+    if (rng() % 3 == 0) {
+      Acc::tab(start);
+      Acc::width(start, rng() % 20);
+    }
+    const std::uint64_t breaks = sparse(round % 4);
+    const std::uint64_t tabs = round % 3 == 0 ? sparse(2) : 0;
+    const std::uint64_t two = rng() & rng();
+    const std::uint64_t one = rng() & ~two;
+    const unsigned end = rng() % 4 == 0 ? static_cast<unsigned>(rng() % 65) : 64;
+    UnitAccumulator blockwise = start;
+    Acc::widths(blockwise, one, two, tabs, breaks, end);
+    UnitAccumulator unitwise = start;
+    for (unsigned i = 0; i < end; ++i) {
+      const std::uint64_t bit = std::uint64_t{1} << i;
+      if ((tabs & bit) != 0)
+        Acc::tab(unitwise);
+      else if ((breaks & bit) != 0)
+        Acc::line_break(unitwise);
+      else
+        Acc::width(unitwise, (one & bit) != 0 ? 1 : (two & bit) != 0 ? 2 : 0);
+    }
+    const std::uint64_t live = end == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << end) - 1;
+    if ((tabs & live) == 0 && !start.line.has_tab && std::popcount(breaks & live) <= 1) ++fast;
+    REQUIRE(blockwise.summary.width == unitwise.summary.width);
+    REQUIRE(blockwise.line == unitwise.line);
+  }
+  CHECK(fast > 5000);  // both paths taken many times
+  CHECK(fast < 15000);
 }
 
 TEST_CASE("summaries: identity, every split point, associativity, reference counts") {
