@@ -115,6 +115,8 @@ struct Accumulate {
   /// The bits set in x. Without popcnt (the x86-64 baseline: the scalar
   /// and SSE2 kernels) GCC calls libgcc for __builtin_popcountll; the
   /// same count inline, in a dozen operations, costs less than the call.
+  /// (inline_ones: whether ones() is the inline count, which span_width
+  /// shares between two masks.)
 #if defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__))
   static constexpr bool inline_ones = false;
   static constexpr std::uint64_t ones(std::uint64_t x) noexcept {
