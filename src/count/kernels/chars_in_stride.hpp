@@ -24,6 +24,14 @@ struct CharsInStride : Blocks<A> {
   using typename Base::Isa;
   using Validation = Utf8Validation<A>;
 
+  /// With AVX-512, two blocks a step, the validator's verdicts on both
+  /// (the blocks after them) tested at once: a block of ASCII between two
+  /// others stays in the stride, which counts it alike. Measured on new
+  /// text (4 MiB of each 64 MiB script corpus), -m: VBMI and AVX-512BW
+  /// 1.15-1.22x on every script; four blocks a step, 0.92-0.96x; AVX2 with
+  /// pairs 0.84-0.91x (its sixteen registers), SSSE3 and SSE2 1.01-1.08x.
+  static constexpr bool pairs = Isa::has_mask_registers;
+
   /// -m in stride, from a block at a unit boundary that passed the
   /// validator: while the block after it passes too (valid_utf8_at),
   /// every character that starts in it is valid, those its end cuts
@@ -60,18 +68,43 @@ struct CharsInStride : Blocks<A> {
       }
     };
     for (std::size_t i = 0; i < Base::lanes; ++i) newline_counts[i] = cont_counts[i] = B(0);
+    const auto count = [&](const Block &b) {
+      for (std::size_t i = 0; i < Base::lanes; ++i) {
+        newline_counts[i] = Isa::count_into(newline_counts[i], b.v[i] == B('\n'));
+        cont_counts[i] = Isa::count_into(cont_counts[i], Isa::continuation(b.v[i]));
+      }
+    };
     Block cur = load(p + pos);
-    for (unsigned since_sum = 0; pos + 128 + 5 <= n; ++since_sum) {
-      if (since_sum == 255) {
+    unsigned since_sum = 0;
+    bool ascii_next = false;
+    if constexpr (pairs) {
+      while (pos + 192 + 5 <= n) {
+        if (since_sum >= 254) {
+          sum_counts();
+          since_sum = 0;
+        }
+        const Block next = load(p + pos + 64);
+        const Block after = load(p + pos + 128);
+        if (!Validation::valid_utf8_pair_at(tables, next, after, cur.v[Base::lanes - 1],
+                                            p + pos + 64))
+          break;  // the loop below finds which block stops the stride
+        count(cur);
+        count(next);
+        since_sum += 2;
+        pos += 128;
+        cur = after;
+        ascii_next = sign_bits(after) == 0;
+        if (ascii_next) break;
+      }
+    }
+    for (; !ascii_next && pos + 128 + 5 <= n; ++since_sum) {
+      if (since_sum >= 255) {
         sum_counts();
         since_sum = 0;
       }
       const Block next = load(p + pos + 64);
       if (!Validation::valid_utf8_at(tables, next, cur.v[Base::lanes - 1], p + pos + 64)) break;
-      for (std::size_t i = 0; i < Base::lanes; ++i) {
-        newline_counts[i] = Isa::count_into(newline_counts[i], cur.v[i] == B('\n'));
-        cont_counts[i] = Isa::count_into(cont_counts[i], Isa::continuation(cur.v[i]));
-      }
+      count(cur);
       pos += 64;
       if (sign_bits(next) == 0) break;
       cur = next;

@@ -152,19 +152,7 @@ struct Utf8Validation : Blocks<A> {
   /// to at most the three before it, so the two verdicts together cover
   /// every character that starts in the first block.
   static bool valid_utf8_after(const Validator &t, const Block &b, B before) noexcept {
-    B error(0);
-    B prev = before;
-    for (std::size_t i = 0; i < lanes; ++i) {
-      const B cur = b.v[i];
-      error = error | errors(t, cur, Isa::template shift_in<1>(cur, prev),
-                             Isa::template shift_in<2>(cur, prev),
-                             Isa::template shift_in<3>(cur, prev));
-      prev = cur;
-    }
-    if constexpr (Isa::has_shuffle)
-      return Isa::bits(error != B(0)) == 0;
-    else
-      return Isa::sign_bits(error) == 0;
+    return passes(errors_after(t, b, before));
   }
 
   /// valid_utf8_after for the block b at q, which follows the block that
@@ -178,8 +166,43 @@ struct Utf8Validation : Blocks<A> {
   /// Cyrillic 3.5 -> 4.0 GB/s).
   static bool valid_utf8_at(const Validator &t, const Block &b, B before,
                             const std::uint8_t *q) noexcept {
+    return passes(errors_at(t, b, before, q));
+  }
+
+  /// valid_utf8_at for the block b at q and for the block `after` at
+  /// q + 64, with one test for both (CharsInStride's pairs).
+  static bool valid_utf8_pair_at(const Validator &t, const Block &b, const Block &after, B before,
+                                 const std::uint8_t *q) noexcept {
+    return passes(errors_at(t, b, before, q) | errors_at(t, after, b.v[lanes - 1], q + 64));
+  }
+
+ private:
+  /// Whether `error` (errors(), or'ed) marks no error.
+  static bool passes(B error) noexcept {
+    if constexpr (Isa::has_shuffle)
+      return Isa::bits(error != B(0)) == 0;
+    else
+      return Isa::sign_bits(error) == 0;  // errors_by_compares' sign bits
+  }
+
+  /// The errors of valid_utf8_after's block, or'ed across its vectors.
+  static B errors_after(const Validator &t, const Block &b, B before) noexcept {
+    B error(0);
+    B prev = before;
+    for (std::size_t i = 0; i < lanes; ++i) {
+      const B cur = b.v[i];
+      error = error | errors(t, cur, Isa::template shift_in<1>(cur, prev),
+                             Isa::template shift_in<2>(cur, prev),
+                             Isa::template shift_in<3>(cur, prev));
+      prev = cur;
+    }
+    return error;
+  }
+
+  /// The errors of valid_utf8_at's block, or'ed across its vectors.
+  static B errors_at(const Validator &t, const Block &b, B before, const std::uint8_t *q) noexcept {
     if constexpr (!Isa::has_mask_registers && Isa::has_shuffle) {
-      return valid_utf8_after(t, b, before);
+      return errors_after(t, b, before);
     } else {
       B error(0);
       for (std::size_t i = 0; i < lanes; ++i) {
@@ -187,14 +210,10 @@ struct Utf8Validation : Blocks<A> {
         error = error | errors(t, b.v[i], B::load_unaligned(at - 1), B::load_unaligned(at - 2),
                                B::load_unaligned(at - 3));
       }
-      if constexpr (Isa::has_shuffle)
-        return Isa::bits(error != B(0)) == 0;
-      else
-        return Isa::sign_bits(error) == 0;  // errors_by_compares' sign bits
+      return error;
     }
   }
 
- private:
   /// The error bits of the bytes cur, the bytes one, two and three before
   /// each being prev1, prev2, prev3.
   [[gnu::always_inline]] static B errors(const Validator &t, B cur, B prev1, B prev2,
