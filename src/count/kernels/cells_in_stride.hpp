@@ -413,8 +413,14 @@ struct CellsInStride : CellLooks<A> {
             const std::uint64_t three =
                 pending & ~Isa::sign_bits(Isa::template shift_left_words<3>(cur.v[0]));
             if (three != 0) {
+              // -L in the emoji loop: the maps' lookups whether or not a
+              // character needs them (EveryLookup: the joiners and
+              // variation selectors of emoji sequences, in cells the
+              // census does not settle, come and go from block to block;
+              // -L on new emoji text 1.1x).
+              constexpr bool every_lookup = Emoji && Width;
               std::uint64_t hot = 0;
-              f.add(ThreeByte::template classify<Words, Width, Span>(
+              f.add(ThreeByte::template classify<Words, Width, Span, every_lookup>(
                   cache.slots, cur, load(p + pos + 1), load(p + pos + 2), three, hot));
               pending &= ~hot;
             }
