@@ -24,14 +24,6 @@ struct CharsInStride : Blocks<A> {
   using typename Base::Isa;
   using Validation = Utf8Validation<A>;
 
-  /// With AVX-512, two blocks a step, the validator's verdicts on both
-  /// (the blocks after them) tested at once: a block of ASCII between two
-  /// others stays in the stride, which counts it alike. Measured on new
-  /// text (4 MiB of each 64 MiB script corpus), -m: VBMI and AVX-512BW
-  /// 1.15-1.22x on every script; four blocks a step, 0.92-0.96x; AVX2 with
-  /// pairs 0.84-0.91x (its sixteen registers), SSSE3 and SSE2 1.01-1.08x.
-  static constexpr bool pairs = Isa::has_mask_registers;
-
   /// -m in stride, from a block at a unit boundary that passed the
   /// validator: while the block after it passes too (valid_utf8_at),
   /// every character that starts in it is valid, those its end cuts
@@ -47,7 +39,13 @@ struct CharsInStride : Blocks<A> {
   /// its vector instructions. Decoded words and -L gained nothing from a
   /// stride, and lost 10-20%: their classifiers' calls spill the loop's
   /// state anyway (GNU 9.5+'s words without decoding go in stride:
-  /// separators_in_stride.hpp).
+  /// separators_in_stride.hpp). With AVX-512, two blocks a step
+  /// (Validation::in_pairs), the verdicts on the blocks after them tested
+  /// at once; a block of ASCII between two others stays in the stride,
+  /// which counts it alike. Measured on new text (4 MiB of each 64 MiB
+  /// script corpus), VBMI and AVX-512BW: 1.15-1.22x on every script; four
+  /// blocks a step 0.92-0.96x; with pairs, AVX2 0.84-0.91x, SSSE3 and SSE2
+  /// 1.01-1.08x.
   [[gnu::noinline]] static std::size_t run(const typename Validation::Validator &check,
                                            const std::uint8_t *p, std::size_t pos, std::size_t n,
                                            UnitAccumulator &result) noexcept {
@@ -77,7 +75,7 @@ struct CharsInStride : Blocks<A> {
     Block cur = load(p + pos);
     unsigned since_sum = 0;
     bool ascii_next = false;
-    if constexpr (pairs) {
+    if constexpr (Validation::in_pairs) {
       while (pos + 192 + 5 <= n) {
         if (since_sum >= 254) {
           sum_counts();

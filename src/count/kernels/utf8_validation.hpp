@@ -169,8 +169,14 @@ struct Utf8Validation : Blocks<A> {
     return passes(errors_at(t, b, before, q));
   }
 
+  /// Whether the strides over valid text go two blocks a step, with one
+  /// test of both verdicts (valid_utf8_pair_at): with AVX-512; AVX2, with
+  /// sixteen registers, lost (-m 0.84-0.91x). Measured where each stride
+  /// says (chars_in_stride.hpp, separator_chars_in_stride.hpp).
+  static constexpr bool in_pairs = Isa::has_mask_registers;
+
   /// valid_utf8_at for the block b at q and for the block `after` at
-  /// q + 64, with one test for both (CharsInStride's pairs).
+  /// q + 64, with one test for both (in_pairs).
   static bool valid_utf8_pair_at(const Validator &t, const Block &b, const Block &after, B before,
                                  const std::uint8_t *q) noexcept {
     return passes(errors_at(t, b, before, q) | errors_at(t, after, b.v[lanes - 1], q + 64));
