@@ -54,22 +54,23 @@ struct CharsInStride : Blocks<A> {
     std::uint64_t lines = 0;
     std::uint64_t conts = 0;
     // Per-byte counters: a compare and a (masked) add a class, where a
-    // mask's popcount costs a move, the count and an add; summed at the end
-    // and every 255 blocks, before they can wrap.
-    B newline_counts[Base::lanes];
-    B cont_counts[Base::lanes];
+    // mask's popcount costs a move, the count and an add. One counter a
+    // class, which each of a block's vectors adds to (with more than one
+    // vector a block, a counter a vector took AVX2 registers that the
+    // validator's tables need), summed at the end and every
+    // blocks_per_sum blocks, before a byte can wrap.
+    constexpr unsigned blocks_per_sum = 255 / Base::lanes;
+    B newline_counts(0);
+    B cont_counts(0);
     const auto sum_counts = [&] {
-      for (std::size_t i = 0; i < Base::lanes; ++i) {
-        lines += Isa::sum_bytes(newline_counts[i]);
-        conts += Isa::sum_bytes(cont_counts[i]);
-        newline_counts[i] = cont_counts[i] = B(0);
-      }
+      lines += Isa::sum_bytes(newline_counts);
+      conts += Isa::sum_bytes(cont_counts);
+      newline_counts = cont_counts = B(0);
     };
-    for (std::size_t i = 0; i < Base::lanes; ++i) newline_counts[i] = cont_counts[i] = B(0);
     const auto count = [&](const Block &b) {
       for (std::size_t i = 0; i < Base::lanes; ++i) {
-        newline_counts[i] = Isa::count_into(newline_counts[i], b.v[i] == B('\n'));
-        cont_counts[i] = Isa::count_into(cont_counts[i], Isa::continuation(b.v[i]));
+        newline_counts = Isa::count_into(newline_counts, b.v[i] == B('\n'));
+        cont_counts = Isa::count_into(cont_counts, Isa::continuation(b.v[i]));
       }
     };
     Block cur = load(p + pos);
@@ -77,7 +78,7 @@ struct CharsInStride : Blocks<A> {
     bool ascii_next = false;
     if constexpr (Validation::in_pairs) {
       while (pos + 192 + 5 <= n) {
-        if (since_sum >= 254) {
+        if (since_sum + 2 > blocks_per_sum) {
           sum_counts();
           since_sum = 0;
         }
@@ -96,7 +97,7 @@ struct CharsInStride : Blocks<A> {
       }
     }
     for (; !ascii_next && pos + 128 + 5 <= n; ++since_sum) {
-      if (since_sum >= 255) {
+      if (since_sum + 1 > blocks_per_sum) {
         sum_counts();
         since_sum = 0;
       }
