@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Two or more bench_kernels binaries (builds before and after a change) interleaved, one run of each a round,
-so that a shared machine's drifts (2x within minutes on some hosts) hit every build alike: each row's best
-and median GB/s per build, and the last build's ratio to the first. For a change to a kernel:
+"""Two or more bench_kernels binaries (builds before and after a change) interleaved, one run of each a round
+(every other round in reverse order), so that a shared machine's drifts (2x within minutes on some hosts)
+hit every build alike: each row's best and median GB/s per build, and the last build's ratio to the first.
+For a change to a kernel:
 
   bench/micro/ab_kernels.py --rounds 10 --kernel avx512vbmi --mode "-w UTF-8 9.1" --size 4096 \\
       --scripts /tmp/scripts64 old=OLD/bench/micro/bench_kernels new=build/bench/micro/bench_kernels
@@ -46,8 +47,10 @@ def main():
         builds.append((label, path, kernel or args.kernel))
 
     speeds = collections.defaultdict(lambda: collections.defaultdict(list))
-    for _ in range(args.rounds):
-        for label, path, kernel in builds:
+    for r in range(args.rounds):
+        # Each round in the other order: the run that comes first in a round
+        # measured slower on a busy host, whichever build it was.
+        for label, path, kernel in builds if r % 2 == 0 else reversed(builds):
             command = [path, "--quick", f"--size={args.size}", "--no-reference", f"--kernel={kernel}"]
             if args.mode:
                 command.append(f"--mode={args.mode}")
