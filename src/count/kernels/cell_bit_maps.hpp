@@ -118,6 +118,19 @@ struct CellBitMaps : Blocks<A> {
   template <bool Words, bool Width, bool FirstEight = false>
   [[gnu::always_inline]] static CellMasks classify(const Maps &maps, const Place &where,
                                                    std::uint64_t at) noexcept {
+    bool narrow_seen = false;
+    return classify<Words, Width, FirstEight>(maps, where, at, narrow_seen);
+  }
+
+  /// classify, where `narrow_seen` says that a block has held a character
+  /// of these cells that is not wide: from then on the narrow lookup runs
+  /// on every block, with no test (Chinese text's narrow curly quotes come
+  /// and go from block to block, and new text mispredicted the test), while
+  /// text none of whose looked-up characters is narrow (Japanese) keeps the
+  /// test that skips the lookup.
+  template <bool Words, bool Width, bool FirstEight = false>
+  [[gnu::always_inline]] static CellMasks classify(const Maps &maps, const Place &where,
+                                                   std::uint64_t at, bool &narrow_seen) noexcept {
     CellMasks out{0, 0, 0, 0};
     if constexpr (Words) {
       const std::uint64_t special = in<FirstEight>(maps.special, where, at);
@@ -131,7 +144,10 @@ struct CellBitMaps : Blocks<A> {
       // no cell has, none for what is left once the wide ones are known.
       if (maps.any_wide) out.wide = in<FirstEight>(maps.wide, where, at);
       const std::uint64_t rest = at & ~out.wide;
-      if (rest != 0) out.narrow = in<FirstEight>(maps.narrow, where, rest);
+      if (narrow_seen || rest != 0) {
+        narrow_seen = true;
+        out.narrow = in<FirstEight>(maps.narrow, where, rest);
+      }
     }
     return out;
   }

@@ -61,11 +61,15 @@ struct CellLooks : CensusTables<A> {
     /// that the next such block can tell it follows one.
     [[no_unique_address]] std::conditional_t<Isa::has_shuffle, NoCrowded, const std::uint8_t *>
         after_crowded;
+    /// With VBMI: the three-byte slots' narrow lookup runs on every block
+    /// (CellBitMaps::classify's narrow_seen).
+    bool narrow_seen;
   };
 
   static void clear(CellCache &cache) noexcept {
     for (std::uint32_t &k : cache.key) k = ~std::uint32_t{0};
     if constexpr (!Isa::has_shuffle) cache.after_crowded = nullptr;
+    cache.narrow_seen = false;
     if constexpr (Isa::has_permute64) ThreeByte::clear(cache.slots);
     if constexpr (uses_cell_slots) CellSlots::clear(cache.shuffled);
   }

@@ -383,6 +383,7 @@ struct CellsInStride : CellLooks<A> {
     std::uint64_t conts = 0;
     bool stopped_busy = false;
     bool stopped_emoji = false;
+    bool narrow_seen = cache.narrow_seen;  // in a register
     Block cur = load(p + pos);
     while (pos + 128 + 5 <= n) {
       const Block next = load(p + pos + 64);
@@ -421,7 +422,7 @@ struct CellsInStride : CellLooks<A> {
               constexpr bool every_lookup = Emoji && Width;
               std::uint64_t hot = 0;
               f.add(ThreeByte::template classify<Words, Width, Span, every_lookup>(
-                  cache.slots, cur, load(p + pos + 1), load(p + pos + 2), three, hot));
+                  cache.slots, cur, load(p + pos + 1), load(p + pos + 2), three, hot, narrow_seen));
               pending &= ~hot;
             }
             const std::uint64_t four = pending & ~three;
@@ -431,8 +432,8 @@ struct CellsInStride : CellLooks<A> {
                 break;
               }
             } else if (four != 0) {
-              const typename ThreeByte::EmojiFound e =
-                  ThreeByte::template emoji<Words, Width>(cache.slots, p + pos, cur, four);
+              const typename ThreeByte::EmojiFound e = ThreeByte::template emoji<Words, Width>(
+                  cache.slots, p + pos, cur, four, narrow_seen);
               f.add(e.found);
               pending &= ~e.hot;
             }
@@ -475,6 +476,7 @@ struct CellsInStride : CellLooks<A> {
       if (sign_bits(next) == 0 || widened) break;
       cur = next;
     }
+    cache.narrow_seen = narrow_seen;
     acc.summary.lines += lines;
     acc.summary.chars += (pos - start) - conts;
     result = acc;

@@ -107,8 +107,8 @@ struct ThreeByteClassifier : Blocks<A> {
   template <bool Words, bool Width, unsigned Span, bool EveryLookup = false>
   [[gnu::always_inline]] static CellMasks classify(const Slots &s, const Block &cur,
                                                    const Block &second, const Block &third,
-                                                   std::uint64_t three,
-                                                   std::uint64_t &hot) noexcept {
+                                                   std::uint64_t three, std::uint64_t &hot,
+                                                   bool &narrow_seen) noexcept {
     // The row by the lead's low five bits and the second byte's bit 5
     // (bits 6-7, from the second byte, the permute does not read); a lead
     // without a row looks at byte `reserved` (no_row | anything), which
@@ -141,7 +141,7 @@ struct ThreeByteClassifier : Blocks<A> {
     }
     if (!EveryLookup && looked == 0) return settled;
     CellMasks out = Bits::template classify<Words, Width, (Span < 4)>(
-        s.cells, Bits::place(s.cells, slot, third.v[0]), looked);
+        s.cells, Bits::place(s.cells, slot, third.v[0]), looked, narrow_seen);
     out.narrow |= settled.narrow;
     out.wide |= settled.wide;
     return out;
@@ -162,7 +162,8 @@ struct ThreeByteClassifier : Blocks<A> {
   /// other scripts lost 5-9% to its registers.
   template <bool Words, bool Width>
   [[gnu::always_inline]] static EmojiFound emoji(const Slots &slots, const std::uint8_t *q,
-                                                 const Block &cur, std::uint64_t four) noexcept {
+                                                 const Block &cur, std::uint64_t four,
+                                                 bool &narrow_seen) noexcept {
     const std::uint64_t plane1 =
         four & Isa::bits(cur.v[0] == B(0xF0)) & Isa::bits(Base::load(q + 1).v[0] == B(0x9F));
     EmojiFound out{{0, 0, 0, 0}, 0};
@@ -174,7 +175,7 @@ struct ThreeByteClassifier : Blocks<A> {
       // only emoji of settled ones (GNU 9.1's words on new emoji text
       // 1.4x; at 256 KiB, whose blocks the branch predictor learns, alike).
       out.found = classify<Words, Width, 4, true>(slots, cur, Base::load(q + 2), Base::load(q + 3),
-                                                  plane1, out.hot);
+                                                  plane1, out.hot, narrow_seen);
     return out;
   }
 
