@@ -103,7 +103,9 @@ struct ThreeByteClassifier : Blocks<A> {
   /// least s.span (4 is exact always). EveryLookup: the maps' lookups
   /// even where no character needs them, with no branch on whether one
   /// does (text whose blocks now hold characters of cells the census does
-  /// not settle and now not mispredicts that branch).
+  /// not settle and now not mispredicts that branch). narrow_seen: the
+  /// caller's flag for CellBitMaps::classify (kept for a kernel call: text
+  /// that turns from Chinese to Japanese within one keeps the lookup).
   template <bool Words, bool Width, unsigned Span, bool EveryLookup = false>
   [[gnu::always_inline]] static CellMasks classify(const Slots &s, const Block &cur,
                                                    const Block &second, const Block &third,
@@ -159,7 +161,7 @@ struct ThreeByteClassifier : Blocks<A> {
   /// CellsInStride::run_loop's emoji loop takes it, inline: out of line,
   /// the call cost the spills of every vector the loop keeps in registers
   /// (all of them are the caller's to save), and inline in the one loop,
-  /// other scripts lost 5-9% to its registers.
+  /// other scripts lost 5-9% to its registers. narrow_seen as classify's.
   template <bool Words, bool Width>
   [[gnu::always_inline]] static EmojiFound emoji(const Slots &slots, const std::uint8_t *q,
                                                  const Block &cur, std::uint64_t four,
